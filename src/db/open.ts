@@ -1,0 +1,26 @@
+// Opens the SQLite file, sets the pragmas a long-lived batch job wants, and applies the
+// committed drizzle-kit migrations, so a fresh machine needs no separate set-up step.
+import { mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Database from 'better-sqlite3';
+import { type BetterSQLite3Database, drizzle } from 'drizzle-orm/better-sqlite3';
+import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
+import * as schema from './schema';
+
+export type Db = BetterSQLite3Database<typeof schema> & { $client: Database.Database };
+
+export const migrationsFolder = resolve(dirname(fileURLToPath(import.meta.url)), '../../migrations');
+
+/** Opens (creating if needed) the database at `path` — or `:memory:` — and brings its schema up to date. */
+export function openDatabase(path: string): Db {
+  if (path !== ':memory:') mkdirSync(dirname(resolve(path)), { recursive: true });
+  const sqlite = new Database(path);
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('synchronous = NORMAL');
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma('busy_timeout = 5000');
+  const db = drizzle(sqlite, { schema });
+  migrate(db, { migrationsFolder });
+  return db;
+}

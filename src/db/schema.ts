@@ -1,0 +1,202 @@
+// The one place that defines the database: every table of the data model, as drizzle tables.
+// Times are integer milliseconds since the epoch (the injected clock's unit); version and
+// source are '' when absent, never NULL, because SQLite treats NULLs as distinct in UNIQUE.
+import { sql } from 'drizzle-orm';
+import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+
+/** Local sync states: the answer to "what happens to this asset next". */
+export const syncStates = [
+  'pending',
+  'submitted',
+  'complete',
+  'scored',
+  'unsupported',
+  'failed',
+  'rejected',
+  'forbidden',
+  'stalled',
+] as const;
+export type SyncState = (typeof syncStates)[number];
+
+/** States that are still the run's business: submitted and waiting, or complete and waiting for scores. */
+export const inFlightStates = ['submitted', 'complete', 'stalled'] as const satisfies readonly SyncState[];
+
+export const organizations = sqliteTable('organizations', {
+  id: text('id').primaryKey(),
+  name: text('name').notNull(),
+  fetchedAt: integer('fetched_at').notNull(),
+});
+
+export const workspaces = sqliteTable('workspaces', {
+  id: integer('id').primaryKey(),
+  organizationId: text('organization_id').references(() => organizations.id),
+  name: text('name').notNull(),
+  fetchedAt: integer('fetched_at').notNull(),
+});
+
+export const manifestFiles = sqliteTable(
+  'manifest_files',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    path: text('path').notNull(),
+    sha256: text('sha256').notNull(),
+    sizeBytes: integer('size_bytes').notNull(),
+    /** `read` when parsed (possibly with rejected rows), `unreadable` when nothing could be parsed. */
+    status: text('status', { enum: ['read', 'unreadable'] }).notNull(),
+    rowsRead: integer('rows_read').notNull().default(0),
+    rowsAccepted: integer('rows_accepted').notNull().default(0),
+    rowsRejected: integer('rows_rejected').notNull().default(0),
+    firstSeenAt: integer('first_seen_at').notNull(),
+    lastReadAt: integer('last_read_at').notNull(),
+  },
+  (t) => [uniqueIndex('manifest_files_path_unique').on(t.path)],
+);
+
+export const manifestErrors = sqliteTable(
+  'manifest_errors',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    manifestFileId: integer('manifest_file_id')
+      .notNull()
+      .references(() => manifestFiles.id, { onDelete: 'cascade' }),
+    /** 1-based line of a CSV file, or 0-based index of a JSON array element; null for the whole file. */
+    line: integer('line'),
+    field: text('field'),
+    value: text('value'),
+    message: text('message').notNull(),
+    createdAt: integer('created_at').notNull(),
+  },
+  (t) => [index('manifest_errors_file_idx').on(t.manifestFileId)],
+);
+
+export const assets = sqliteTable(
+  'assets',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    clientId: text('client_id').notNull(),
+    version: text('version').notNull().default(''),
+    source: text('source').notNull().default(''),
+    url: text('url').notNull(),
+    name: text('name'),
+    description: text('description'),
+    workspaceId: integer('workspace_id'),
+    manifestFileId: integer('manifest_file_id').references(() => manifestFiles.id, { onDelete: 'set null' }),
+    manifestLine: integer('manifest_line'),
+    /** The service's uniqueId, known once a submission succeeded. */
+    uniqueId: text('unique_id'),
+    /** The service's media status as last seen (PROCESSING, ERROR, COMPLETE, UNSUPPORTED, FAILED, or anything new). */
+    remoteStatus: text('remote_status'),
+    mediaType: text('media_type'),
+    syncState: text('sync_state', { enum: syncStates }).notNull().default('pending'),
+    submitAttempts: integer('submit_attempts').notNull().default(0),
+    pollCount: integer('poll_count').notNull().default(0),
+    /** Consecutive polls that answered ERROR; drives the backoff. */
+    errorPolls: integer('error_polls').notNull().default(0),
+    nextPollAt: integer('next_poll_at'),
+    lastPolledAt: integer('last_polled_at'),
+    lastError: text('last_error'),
+    lastErrorKind: text('last_error_kind'),
+    lastTraceId: text('last_trace_id'),
+    createdAt: integer('created_at').notNull(),
+    updatedAt: integer('updated_at').notNull(),
+    submittedAt: integer('submitted_at'),
+    completedAt: integer('completed_at'),
+    scoredAt: integer('scored_at'),
+  },
+  (t) => [
+    uniqueIndex('assets_key_unique').on(t.clientId, t.version, t.source),
+    index('assets_due_idx').on(t.syncState, t.nextPollAt),
+    index('assets_unique_id_idx').on(t.uniqueId),
+  ],
+);
+
+const assetValueTable = <N extends string>(table: N, column: string) =>
+  sqliteTable(
+    table,
+    {
+      assetId: integer('asset_id')
+        .notNull()
+        .references(() => assets.id, { onDelete: 'cascade' }),
+      value: text(column).notNull(),
+    },
+    (t) => [primaryKey({ columns: [t.assetId, t.value] }), index(`${table}_value_idx`).on(t.value)],
+  );
+
+export const assetBrands = assetValueTable('asset_brands', 'brand');
+export const assetMarkets = assetValueTable('asset_markets', 'market');
+/** Channels the manifest asked for (canonical identifiers). */
+export const assetChannels = assetValueTable('asset_channels', 'channel');
+
+export const channelScores = sqliteTable(
+  'channel_scores',
+  {
+    assetId: integer('asset_id')
+      .notNull()
+      .references(() => assets.id, { onDelete: 'cascade' }),
+    channel: text('channel').notNull(),
+    /** Weighted score, normalised to 0.0–1.0. */
+    score: real('score'),
+    /** Unweighted pass rate, normalised to 0.0–1.0. */
+    adherence: real('adherence'),
+    passCount: integer('pass_count').notNull(),
+    failCount: integer('fail_count').notNull(),
+    applicableCount: integer('applicable_count').notNull(),
+    notApplicableCount: integer('not_applicable_count').notNull(),
+    notAvailableCount: integer('not_available_count').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.assetId, t.channel] }), index('channel_scores_channel_idx').on(t.channel)],
+);
+
+export const guidelineResults = sqliteTable(
+  'guideline_results',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    assetId: integer('asset_id')
+      .notNull()
+      .references(() => assets.id, { onDelete: 'cascade' }),
+    channel: text('channel').notNull(),
+    name: text('name').notNull(),
+    rule: text('rule'),
+    /** PASS, FAIL, NOT_APPLICABLE, NO_DATA or any NO_DATA_* code, stored as it came. */
+    result: text('result').notNull(),
+    weight: real('weight'),
+  },
+  (t) => [index('guideline_results_asset_idx').on(t.assetId, t.channel)],
+);
+
+export const runOutcomes = ['running', 'completed', 'failed', 'interrupted'] as const;
+export type RunOutcome = (typeof runOutcomes)[number];
+
+export const runs = sqliteTable('runs', {
+  id: integer('id').primaryKey({ autoIncrement: true }),
+  startedAt: integer('started_at').notNull(),
+  finishedAt: integer('finished_at'),
+  outcome: text('outcome', { enum: runOutcomes }).notNull().default('running'),
+  /** `demo` on the built-in simulator, `live` against a configured API. */
+  mode: text('mode', { enum: ['demo', 'live'] }).notNull(),
+  filesRead: integer('files_read').notNull().default(0),
+  rowsAccepted: integer('rows_accepted').notNull().default(0),
+  rowsRejected: integer('rows_rejected').notNull().default(0),
+  submitted: integer('submitted').notNull().default(0),
+  polled: integer('polled').notNull().default(0),
+  scored: integer('scored').notNull().default(0),
+  finalFailures: integer('final_failures').notNull().default(0),
+  stillInFlight: integer('still_in_flight').notNull().default(0),
+  apiCalls: integer('api_calls').notNull().default(0),
+  /** API calls by endpoint, as a JSON object. */
+  apiCallsByEndpoint: text('api_calls_by_endpoint', { mode: 'json' }).$type<Record<string, number>>(),
+  /** Why the run stopped early, or what failed. */
+  note: text('note'),
+  reportPath: text('report_path'),
+});
+
+export type Asset = typeof assets.$inferSelect;
+export type NewAsset = typeof assets.$inferInsert;
+export type ChannelScore = typeof channelScores.$inferSelect;
+export type GuidelineResult = typeof guidelineResults.$inferSelect;
+export type Run = typeof runs.$inferSelect;
+export type ManifestFile = typeof manifestFiles.$inferSelect;
+export type ManifestError = typeof manifestErrors.$inferSelect;
+
+/** Used in SQL as the set of assets a rollup counts: the newest version of each (client id, source). */
+export const newestVersionFilter = sql`${assets.id} IN (SELECT MAX(id) FROM assets GROUP BY client_id, source)`;

@@ -1,0 +1,87 @@
+// Collect: COMPLETE assets → scores (summary and per-guideline detail) → channel_scores and
+// guideline_results, replaced whole in one transaction so a re-fetch never duplicates rows.
+import { and, eq, lte } from 'drizzle-orm';
+import { assets, channelScores, guidelineResults } from '../db/schema';
+import type { ScoreResult } from './api/schemas';
+import type { StageContext } from './context';
+import { recordAssetFailure } from './failures';
+
+const chunkSize = 100;
+
+export interface CollectCounts {
+  scored: number;
+  errors: number;
+}
+
+export async function collectScores(ctx: StageContext): Promise<CollectCounts> {
+  const counts: CollectCounts = { scored: 0, errors: 0 };
+  const now = ctx.clock.now();
+  const seen = new Set<number>();
+  for (;;) {
+    const due = ctx.db
+      .select({ id: assets.id, uniqueId: assets.uniqueId })
+      .from(assets)
+      .where(and(eq(assets.syncState, 'complete'), lte(assets.nextPollAt, now)))
+      .orderBy(assets.id)
+      .limit(chunkSize)
+      .all()
+      .filter((a) => !seen.has(a.id));
+    if (due.length === 0) return counts;
+    await Promise.all(
+      due.map(async (asset) => {
+        seen.add(asset.id);
+        try {
+          const result = await ctx.api.getScores(asset.uniqueId as string);
+          storeScores(ctx, asset.id, result);
+          counts.scored++;
+        } catch (error) {
+          counts.errors++;
+          recordAssetFailure(ctx, asset.id, error);
+        }
+      }),
+    );
+  }
+}
+
+export function storeScores(
+  ctx: Pick<StageContext, 'db' | 'clock'>,
+  assetId: number,
+  result: ScoreResult,
+): void {
+  const now = ctx.clock.now();
+  ctx.db.transaction((tx) => {
+    tx.delete(channelScores).where(eq(channelScores.assetId, assetId)).run();
+    tx.delete(guidelineResults).where(eq(guidelineResults.assetId, assetId)).run();
+    const summaries = Object.entries(result.summary).map(([channel, s]) => ({
+      assetId,
+      channel,
+      score: s.score,
+      adherence: s.adherencePercent,
+      passCount: s.passCount,
+      failCount: s.failCount,
+      applicableCount: s.applicableCount,
+      notApplicableCount: s.notApplicableCount,
+      notAvailableCount: s.notAvailableCount,
+    }));
+    if (summaries.length > 0) tx.insert(channelScores).values(summaries).run();
+    const details = result.detail.map((d) => ({ assetId, ...d }));
+    // SQLite caps bound parameters per statement; insert the detail in slices.
+    for (let i = 0; i < details.length; i += 100)
+      tx.insert(guidelineResults)
+        .values(details.slice(i, i + 100))
+        .run();
+    tx.update(assets)
+      .set({
+        syncState: 'scored',
+        nextPollAt: null,
+        scoredAt: now,
+        mediaType: result.media.type ?? null,
+        lastError: null,
+        lastErrorKind: null,
+        lastTraceId: null,
+        updatedAt: now,
+      })
+      .where(eq(assets.id, assetId))
+      .run();
+  });
+}

@@ -1,0 +1,82 @@
+// Reconcile: assets whose next poll is due → GET status → our state and next poll time.
+// Never polls an asset before its time, so the service's 10–15 minute advice holds per asset.
+import { and, eq, inArray, isNotNull, lte } from 'drizzle-orm';
+import { type Asset, assets } from '../db/schema';
+import { isApiError } from './api/errors';
+import type { MediaStatus } from './api/schemas';
+import type { StageContext } from './context';
+import { recordAssetFailure } from './failures';
+import { decideAfterStatus } from './polling';
+
+const chunkSize = 200;
+
+export interface ReconcileCounts {
+  polled: number;
+  completed: number;
+  final: number;
+  errors: number;
+}
+
+export async function reconcileDue(ctx: StageContext): Promise<ReconcileCounts> {
+  const counts: ReconcileCounts = { polled: 0, completed: 0, final: 0, errors: 0 };
+  const now = ctx.clock.now();
+  const seen = new Set<number>();
+  for (;;) {
+    const due = ctx.db
+      .select()
+      .from(assets)
+      .where(
+        and(
+          inArray(assets.syncState, ['submitted', 'stalled']),
+          isNotNull(assets.uniqueId),
+          lte(assets.nextPollAt, now),
+        ),
+      )
+      .orderBy(assets.nextPollAt)
+      .limit(chunkSize)
+      .all()
+      .filter((a) => !seen.has(a.id));
+    if (due.length === 0) return counts;
+    await Promise.all(
+      due.map(async (asset) => {
+        seen.add(asset.id);
+        try {
+          const status = await statusOf(ctx, asset);
+          counts.polled++;
+          const at = ctx.clock.now();
+          const decision = decideAfterStatus(asset, status.status, at, ctx.policy);
+          ctx.db
+            .update(assets)
+            .set({
+              remoteStatus: status.status,
+              syncState: decision.syncState,
+              nextPollAt: decision.nextPollAt,
+              errorPolls: decision.errorPolls,
+              completedAt: decision.completedAt ?? asset.completedAt,
+              uniqueId: status.uniqueId ?? asset.uniqueId,
+              pollCount: asset.pollCount + 1,
+              lastPolledAt: at,
+              updatedAt: at,
+            })
+            .where(eq(assets.id, asset.id))
+            .run();
+          if (decision.syncState === 'complete') counts.completed++;
+          else if (decision.nextPollAt === null) counts.final++;
+        } catch (error) {
+          counts.errors++;
+          recordAssetFailure(ctx, asset.id, error);
+        }
+      }),
+    );
+  }
+}
+
+/** By uniqueId; should the service not know that id, by the client key, which it also answers to. */
+async function statusOf(ctx: StageContext, asset: Asset): Promise<MediaStatus> {
+  try {
+    return await ctx.api.getStatus({ uniqueId: asset.uniqueId as string });
+  } catch (error) {
+    if (!isApiError(error, 'not-found')) throw error;
+    return ctx.api.getStatus({ id: asset.clientId, version: asset.version, source: asset.source });
+  }
+}
