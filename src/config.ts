@@ -102,18 +102,21 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
     if (value !== undefined) raw[key] = value;
   }
 
+  // A key pasted into the wrong setting (the URL, say) must not be echoed either.
+  const apiKey = typeof raw.apiKey === 'string' ? raw.apiKey : '';
+  const hideKey = (text: string) => (apiKey === '' ? text : text.split(apiKey).join('(hidden)'));
   const parsed = settingsSchema.safeParse(raw);
   if (!parsed.success) {
     throw new ConfigError(
       parsed.error.issues.map((issue) => {
         const key = issue.path[0] as SettingKey;
-        const shown = key === 'apiKey' ? '(hidden)' : JSON.stringify(raw[key]);
+        const shown = key === 'apiKey' ? '(hidden)' : hideKey(JSON.stringify(raw[key]));
         return `${environmentNames[key] ?? key}: ${issue.message} (got ${shown}).`;
       }),
     );
   }
   const settings = parsed.data;
-  validateTimeZone(settings.timezone);
+  validateTimeZone(settings.timezone, hideKey);
 
   if (settings.apiUrl) {
     if (!settings.apiKey) {
@@ -146,10 +149,12 @@ function readDotEnv(cwd: string): Record<string, string> {
   return parseEnv(readFileSync(path, 'utf8')) as Record<string, string>;
 }
 
-function validateTimeZone(timeZone: string): void {
+function validateTimeZone(timeZone: string, hideKey: (text: string) => string): void {
   try {
     new Intl.DateTimeFormat('en', { timeZone });
   } catch {
-    throw new ConfigError([`SYNC_TIMEZONE: '${timeZone}' is not a time zone name such as Europe/Berlin.`]);
+    throw new ConfigError([
+      hideKey(`SYNC_TIMEZONE: '${timeZone}' is not a time zone name such as Europe/Berlin.`),
+    ]);
   }
 }

@@ -31,7 +31,7 @@ export function createLogger(options: LoggerOptions): Logger {
   if (options.pretty) {
     return pino(
       base,
-      pretty({ destination: 2, sync: true, ignore: 'pid,hostname', translateTime: 'SYS:HH:MM:ss' }),
+      pretty({ destination: 2, sync: true, hideObject: true, translateTime: 'SYS:HH:MM:ss' }),
     );
   }
   return pino(base, pino.destination({ dest: 2, sync: true }));

@@ -59,7 +59,7 @@ export const manifestErrors = sqliteTable(
     manifestFileId: integer('manifest_file_id')
       .notNull()
       .references(() => manifestFiles.id, { onDelete: 'cascade' }),
-    /** 1-based line of a CSV file, or 0-based index of a JSON array element; null for the whole file. */
+    /** 1-based line of a CSV file, or 1-based item number in a JSON file; null for the whole file. */
     line: integer('line'),
     field: text('field'),
     value: text('value'),

@@ -258,6 +258,8 @@ function startSheet(
   ctx.sheetNames.push(sheetName);
   const sheet = ctx.workbook.addWorksheet(sheetName, {
     views: [{ state: 'frozen', xSplit: 1, ySplit: HEADER_ROW }],
+    // Printed (or exported to PDF) one page wide, so no column is cut off.
+    pageSetup: { orientation: 'landscape', fitToPage: true, fitToWidth: 1, fitToHeight: 0 },
   });
   sheet.columns = columns.map((c) => ({ width: c.width }));
   sheet.autoFilter = {
@@ -271,13 +273,20 @@ function startSheet(
 
   const noteRow = sheet.getRow(NOTE_ROW);
   const noteText = ctx.demo ? `${DEMO_NOTICE} ${note}` : note;
-  setCell(noteRow.getCell(1), noteText, ctx.demo ? DEMO_NOTE_STYLE : NOTE_STYLE);
+  const noteStyle = ctx.demo ? DEMO_NOTE_STYLE : NOTE_STYLE;
+  setCell(noteRow.getCell(1), noteText, { ...noteStyle, alignment: { wrapText: true, vertical: 'top' } });
+  // The definitions wrap across the table's width instead of running off to the right.
+  sheet.mergeCells(NOTE_ROW, 1, NOTE_ROW, columns.length);
+  const tableWidth = columns.reduce((sum, c) => sum + c.width, 0);
+  noteRow.height = 13 * Math.max(1, Math.ceil((noteText.length * 1.15) / tableWidth));
   noteRow.commit();
 
   const headerRow = sheet.getRow(HEADER_ROW);
   columns.forEach((c, i) => {
     setCell(headerRow.getCell(i + 1), c.header, HEADER_STYLE);
   });
+  // Room for two-word headers to wrap onto a second line.
+  headerRow.height = 30;
   headerRow.commit();
   return sheet;
 }

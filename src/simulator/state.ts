@@ -4,24 +4,6 @@ import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { z } from 'zod';
 
-export interface SimulatedMedia {
-  orgId: string;
-  uniqueId: string;
-  id: string;
-  version: string;
-  source: string;
-  url: string;
-  workspaceId?: number;
-  /** Canonical channel ids as submitted; empty when the submission named none. */
-  channels: string[];
-  brands: string[];
-  markets: string[];
-  name?: string;
-  description?: string;
-  /** Clock ms of the first submission. */
-  submittedAt: number;
-}
-
 const mediaSchema = z.object({
   orgId: z.string(),
   uniqueId: z.string(),
@@ -35,8 +17,12 @@ const mediaSchema = z.object({
   markets: z.array(z.string()),
   name: z.string().optional(),
   description: z.string().optional(),
+  /** Clock ms of the first submission. */
   submittedAt: z.number(),
 });
+
+/** One accepted asset; channels are canonical ids as submitted, empty when none were named. */
+export type SimulatedMedia = z.infer<typeof mediaSchema>;
 
 const stateSchema = z.object({
   formatVersion: z.literal(1),

@@ -3,6 +3,7 @@
 import { canonicalChannels } from './channels';
 import { badRequest } from './errors';
 import type { Consideration } from './fixture';
+import type { SimulatedMedia } from './state';
 
 type Obj = Record<string, unknown>;
 
@@ -47,19 +48,8 @@ function isHttpUrl(value: string): boolean {
   }
 }
 
-export interface MediaSubmission {
-  id: string;
-  url: string;
-  version: string;
-  source: string;
-  workspaceId?: number;
-  /** Canonical ids; empty when none were named. */
-  channels: string[];
-  brands: string[];
-  markets: string[];
-  name?: string;
-  description?: string;
-}
+/** What a POST /v1/media body means once checked: the stored media without what the service assigns. */
+export type MediaSubmission = Omit<SimulatedMedia, 'orgId' | 'uniqueId' | 'submittedAt'>;
 
 const mediaKeys = [
   'id',

@@ -4,6 +4,7 @@ import { and, eq, lte } from 'drizzle-orm';
 import { assets, channelScores, guidelineResults } from '../db/schema';
 import type { ScoreResult } from './api/schemas';
 import type { StageContext } from './context';
+import { workThroughDue } from './due-work';
 import { recordAssetFailure } from './failures';
 
 const chunkSize = 100;
@@ -16,31 +17,28 @@ export interface CollectCounts {
 export async function collectScores(ctx: StageContext): Promise<CollectCounts> {
   const counts: CollectCounts = { scored: 0, errors: 0 };
   const now = ctx.clock.now();
-  const seen = new Set<number>();
-  for (;;) {
-    const due = ctx.db
-      .select({ id: assets.id, uniqueId: assets.uniqueId })
-      .from(assets)
-      .where(and(eq(assets.syncState, 'complete'), lte(assets.nextPollAt, now)))
-      .orderBy(assets.id)
-      .limit(chunkSize)
-      .all()
-      .filter((a) => !seen.has(a.id));
-    if (due.length === 0) return counts;
-    await Promise.all(
-      due.map(async (asset) => {
-        seen.add(asset.id);
-        try {
-          const result = await ctx.api.getScores(asset.uniqueId as string);
-          storeScores(ctx, asset.id, result);
-          counts.scored++;
-        } catch (error) {
-          counts.errors++;
-          recordAssetFailure(ctx, asset.id, error);
-        }
-      }),
-    );
-  }
+  await workThroughDue(
+    (limit) =>
+      ctx.db
+        .select({ id: assets.id, uniqueId: assets.uniqueId })
+        .from(assets)
+        .where(and(eq(assets.syncState, 'complete'), lte(assets.nextPollAt, now)))
+        .orderBy(assets.id)
+        .limit(limit)
+        .all(),
+    async (asset) => {
+      try {
+        const result = await ctx.api.getScores(asset.uniqueId as string);
+        storeScores(ctx, asset.id, result);
+        counts.scored++;
+      } catch (error) {
+        counts.errors++;
+        recordAssetFailure(ctx, asset.id, error);
+      }
+    },
+    chunkSize,
+  );
+  return counts;
 }
 
 export function storeScores(

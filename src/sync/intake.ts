@@ -113,11 +113,13 @@ async function intakeFile(
   if (known && known.sha256 === sha256) return 'unchanged';
 
   const now = clock.now();
+  // The fingerprint is stored only once the whole file has been read (the update below): a
+  // run killed half-way through a new file must find it "changed", not "unchanged", next time.
   const fileId =
     known?.id ??
     db
       .insert(manifestFiles)
-      .values({ path, sha256, sizeBytes: size, status: 'read', firstSeenAt: now, lastReadAt: now })
+      .values({ path, sha256: '', sizeBytes: size, status: 'read', firstSeenAt: now, lastReadAt: now })
       .returning({ id: manifestFiles.id })
       .get().id;
   // A changed file is read again whole; its old errors describe a version that no longer exists.

@@ -3,7 +3,7 @@
 import { createReadStream } from 'node:fs';
 import { open, readFile } from 'node:fs/promises';
 import { extname } from 'node:path';
-import { type Info, parse } from 'csv-parse';
+import { parse } from 'csv-parse';
 import { fieldForHeader, type ManifestField } from './manifest-row';
 
 export type ManifestFormat = 'csv' | 'json';
@@ -44,7 +44,11 @@ export function readManifest(path: string, format: ManifestFormat): ManifestRead
 
 /** The delimiter of a CSV header line: whichever of `,` `;` tab occurs most outside quotes. */
 export function detectDelimiter(sample: string): string {
-  const firstLine = sample.replace(/^\uFEFF/, '').split(/\r?\n/, 1)[0] ?? '';
+  const firstLine =
+    sample
+      .replace(/^\uFEFF/, '')
+      .replace(/^[\r\n]+/, '')
+      .split(/\r\n|\r|\n/, 1)[0] ?? '';
   const unquoted = firstLine.replace(/"[^"]*"/g, '');
   const counts = [',', ';', '\t'].map((d) => [d, unquoted.split(d).length - 1] as const);
   const [best] = counts.reduce((a, b) => (b[1] > a[1] ? b : a));
@@ -58,42 +62,51 @@ async function* readCsv(path: string, unknownColumns: Set<string>): AsyncGenerat
   await handle.close();
   const delimiter = detectDelimiter(sample.subarray(0, bytesRead).toString('utf8'));
 
-  let headerFields: (ManifestField | undefined)[] = [];
+  // Line numbers are counted here from each record's raw text rather than taken from
+  // csv-parse's `info.lines`, which is the line a record ENDS on (and counts a CRLF inside
+  // quotes twice). The raw texts, header included, cover the file end to end: skipped blank
+  // lines lead the next record's raw text, and a CRLF record delimiter leaves its `\r`.
   const parser = createReadStream(path).pipe(
     parse({
       bom: true,
       delimiter,
-      info: true,
       raw: true,
       relax_column_count: true,
+      // A stray quote inside an unquoted cell (`12" screen`) is kept as text, not a fatal error.
+      relax_quotes: true,
       skip_empty_lines: true,
-      columns: (header: string[]) => {
-        headerFields = header.map((h) => {
+    }),
+  );
+  let headerFields: (ManifestField | undefined)[] | undefined;
+  /** The line on which the next record's raw text begins. */
+  let nextLine = 1;
+  try {
+    for await (const { record, raw } of parser as AsyncIterable<{ record: string[]; raw: string }>) {
+      const line = nextLine + leadingLineBreaks(raw);
+      nextLine += countLineBreaks(raw);
+      // A row of empty cells (`,,,` as spreadsheets export them) is a blank line, not a row.
+      if (record.every((value) => value.trim() === '')) continue;
+      if (!headerFields) {
+        headerFields = record.map((h) => {
           const field = fieldForHeader(h);
           if (!field && h.trim() !== '') unknownColumns.add(h.trim());
           return field;
         });
-        return header.map((h, i) => `${i}:${h}`);
-      },
-    }),
-  );
-  try {
-    for await (const entry of parser as AsyncIterable<{
-      record: Record<string, string>;
-      info: Info;
-      raw: string;
-    }>) {
-      const line = entry.info.lines - countNewlines(entry.raw);
+        continue;
+      }
       const fields: Partial<Record<ManifestField, unknown>> = {};
-      Object.values(entry.record).forEach((value, index) => {
-        const field = headerFields[index];
+      record.forEach((value, index) => {
+        const field = headerFields?.[index];
         if (field && value !== '') fields[field] = value;
       });
       yield { line, fields };
     }
   } catch (error) {
-    const err = error as Error & { lines?: number };
-    throw new ManifestParseError(`not valid CSV: ${err.message}`, err.lines ?? null);
+    // Everything up to the record that starts at `nextLine` was read; that record could not be.
+    throw new ManifestParseError(
+      `not valid CSV from line ${nextLine} on: ${(error as Error).message}`,
+      nextLine,
+    );
   }
 }
 
@@ -115,7 +128,10 @@ async function* readJson(path: string, unknownColumns: Set<string>): AsyncGenera
   for (const [index, item] of items.entries()) {
     const line = index + 1;
     if (typeof item !== 'object' || item === null || Array.isArray(item)) {
-      yield { line, problem: `item ${line} is not an object with asset fields` };
+      yield {
+        line,
+        problem: `item ${line} is not an object: each item must be an object of asset fields such as {"id": "a1", "url": "https://…"}`,
+      };
       continue;
     }
     const fields: Partial<Record<ManifestField, unknown>> = {};
@@ -135,8 +151,12 @@ function assetArray(document: unknown): unknown[] | undefined {
   return arrays.length === 1 ? arrays[0] : undefined;
 }
 
-function countNewlines(text: string): number {
-  let n = 0;
-  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) n++;
-  return n;
+/** Line breaks in `text`, where CRLF, LF and a lone CR each count once. */
+function countLineBreaks(text: string): number {
+  return text.match(/\r\n|\r|\n/g)?.length ?? 0;
+}
+
+/** Line breaks before the first other character: the blank lines csv-parse skipped. */
+function leadingLineBreaks(text: string): number {
+  return countLineBreaks(/^[\r\n]*/.exec(text)?.[0] ?? '');
 }

@@ -80,11 +80,15 @@ const list = (map: (item: string) => string = (item) => item) =>
           error: 'must be a JSON array or a list separated by ";"',
         },
       )
-      .transform((items) => [...new Set(items.map(map))]),
+      .transform((items) => [...new Set(items.map(map))].filter((item) => item !== '')),
   );
 
 export const manifestRowSchema = z.object({
-  id: text(maxText.id).pipe(z.string().min(1, { error: 'is empty: every row needs the asset id' })),
+  // A missing id (absent key, empty CSV cell, JSON null) gets the same actionable message as a blank one.
+  id: z.preprocess(
+    (v) => v ?? '',
+    text(maxText.id).pipe(z.string().min(1, { error: 'is empty: every row needs the asset id' })),
+  ),
   version: z.preprocess((v) => emptyToUndefined(v) ?? '', text(maxText.key)),
   source: z.preprocess((v) => emptyToUndefined(v) ?? '', text(maxText.key)),
   url: z.preprocess(
@@ -96,15 +100,16 @@ export const manifestRowSchema = z.object({
       .refine((v) => !/\s/.test(v), { error: 'contains whitespace: encode spaces as %20' })
       .refine(isHttpUrl, { error: 'is not an absolute http(s) URL such as https://cdn.example.com/ad.mp4' }),
   ),
-  workspaceId: z.preprocess(
-    emptyToUndefined,
-    z.coerce
-      .number({ error: 'must be a whole number (the numeric workspace id)' })
-      .int({ error: 'must be a whole number (the numeric workspace id)' })
-      .min(1, { error: 'must be a positive workspace id' })
-      .max(2_147_483_647, { error: 'is too large for a workspace id' })
-      .optional(),
-  ),
+  // Only decimal digits count as a number: z.coerce would also take `true`, `[5]`, `0x10` or `1e3`.
+  workspaceId: z.preprocess((v) => {
+    const value = emptyToUndefined(v);
+    return typeof value === 'string' && /^\s*-?\d+\s*$/.test(value) ? Number(value) : value;
+  }, z
+    .number({ error: 'must be a whole number (the numeric workspace id)' })
+    .int({ error: 'must be a whole number (the numeric workspace id)' })
+    .min(1, { error: 'must be a positive workspace id' })
+    .max(2_147_483_647, { error: 'is too large for a workspace id' })
+    .optional()),
   channels: list(canonicalChannel),
   brands: list(),
   markets: list(),
@@ -143,8 +148,21 @@ export function validateRow(record: Partial<Record<ManifestField, unknown>>): Ro
 
 export function previewValue(value: unknown): string | null {
   if (value === undefined || value === null) return null;
-  const text = typeof value === 'string' ? value : JSON.stringify(value);
+  const text = typeof value === 'string' ? value : safeStringify(value);
   return text.length > valuePreviewChars ? `${text.slice(0, valuePreviewChars)}…` : text;
+}
+
+/** JSON where possible; never throws (bigints, cycles, functions fall back to String). */
+function safeStringify(value: unknown): string {
+  try {
+    const json = JSON.stringify(value);
+    if (typeof json === 'string') return json;
+  } catch {}
+  try {
+    return String(value);
+  } catch {
+    return Object.prototype.toString.call(value);
+  }
 }
 
 function isHttpUrl(value: string): boolean {

@@ -5,10 +5,9 @@ import { type Asset, assets } from '../db/schema';
 import { isApiError } from './api/errors';
 import type { MediaStatus } from './api/schemas';
 import type { StageContext } from './context';
+import { workThroughDue } from './due-work';
 import { recordAssetFailure } from './failures';
 import { decideAfterStatus } from './polling';
-
-const chunkSize = 200;
 
 export interface ReconcileCounts {
   polled: number;
@@ -20,55 +19,51 @@ export interface ReconcileCounts {
 export async function reconcileDue(ctx: StageContext): Promise<ReconcileCounts> {
   const counts: ReconcileCounts = { polled: 0, completed: 0, final: 0, errors: 0 };
   const now = ctx.clock.now();
-  const seen = new Set<number>();
-  for (;;) {
-    const due = ctx.db
-      .select()
-      .from(assets)
-      .where(
-        and(
-          inArray(assets.syncState, ['submitted', 'stalled']),
-          isNotNull(assets.uniqueId),
-          lte(assets.nextPollAt, now),
-        ),
-      )
-      .orderBy(assets.nextPollAt)
-      .limit(chunkSize)
-      .all()
-      .filter((a) => !seen.has(a.id));
-    if (due.length === 0) return counts;
-    await Promise.all(
-      due.map(async (asset) => {
-        seen.add(asset.id);
-        try {
-          const status = await statusOf(ctx, asset);
-          counts.polled++;
-          const at = ctx.clock.now();
-          const decision = decideAfterStatus(asset, status.status, at, ctx.policy);
-          ctx.db
-            .update(assets)
-            .set({
-              remoteStatus: status.status,
-              syncState: decision.syncState,
-              nextPollAt: decision.nextPollAt,
-              errorPolls: decision.errorPolls,
-              completedAt: decision.completedAt ?? asset.completedAt,
-              uniqueId: status.uniqueId ?? asset.uniqueId,
-              pollCount: asset.pollCount + 1,
-              lastPolledAt: at,
-              updatedAt: at,
-            })
-            .where(eq(assets.id, asset.id))
-            .run();
-          if (decision.syncState === 'complete') counts.completed++;
-          else if (decision.nextPollAt === null) counts.final++;
-        } catch (error) {
-          counts.errors++;
-          recordAssetFailure(ctx, asset.id, error);
-        }
-      }),
-    );
-  }
+  await workThroughDue(
+    (limit) =>
+      ctx.db
+        .select()
+        .from(assets)
+        .where(
+          and(
+            inArray(assets.syncState, ['submitted', 'stalled']),
+            isNotNull(assets.uniqueId),
+            lte(assets.nextPollAt, now),
+          ),
+        )
+        .orderBy(assets.nextPollAt)
+        .limit(limit)
+        .all(),
+    async (asset) => {
+      try {
+        const status = await statusOf(ctx, asset);
+        counts.polled++;
+        const at = ctx.clock.now();
+        const decision = decideAfterStatus(asset, status.status, at, ctx.policy);
+        ctx.db
+          .update(assets)
+          .set({
+            remoteStatus: status.status,
+            syncState: decision.syncState,
+            nextPollAt: decision.nextPollAt,
+            errorPolls: decision.errorPolls,
+            completedAt: decision.completedAt ?? asset.completedAt,
+            uniqueId: status.uniqueId ?? asset.uniqueId,
+            pollCount: asset.pollCount + 1,
+            lastPolledAt: at,
+            updatedAt: at,
+          })
+          .where(eq(assets.id, asset.id))
+          .run();
+        if (decision.syncState === 'complete') counts.completed++;
+        else if (decision.nextPollAt === null) counts.final++;
+      } catch (error) {
+        counts.errors++;
+        recordAssetFailure(ctx, asset.id, error);
+      }
+    },
+  );
+  return counts;
 }
 
 /** By uniqueId; should the service not know that id, by the client key, which it also answers to. */

@@ -4,9 +4,8 @@ import { and, eq, inArray, isNull, lte, or } from 'drizzle-orm';
 import { assetBrands, assetChannels, assetMarkets, assets } from '../db/schema';
 import type { MediaSubmission } from './api/client';
 import type { StageContext } from './context';
+import { workThroughDue } from './due-work';
 import { recordAssetFailure } from './failures';
-
-const chunkSize = 200;
 
 export interface SubmitCounts {
   submitted: number;
@@ -17,64 +16,64 @@ export interface SubmitCounts {
 
 export async function submitPending(ctx: StageContext): Promise<SubmitCounts> {
   const counts: SubmitCounts = { submitted: 0, duplicates: 0, refused: 0, retrying: 0 };
-  const attempted = new Set<number>();
-  for (;;) {
-    const now = ctx.clock.now();
-    const due = ctx.db
-      .select()
-      .from(assets)
-      .where(and(eq(assets.syncState, 'pending'), or(isNull(assets.nextPollAt), lte(assets.nextPollAt, now))))
-      .orderBy(assets.id)
-      .limit(chunkSize)
-      .all()
-      .filter((a) => !attempted.has(a.id));
-    if (due.length === 0) return counts;
-    const lists = listsOf(
-      ctx,
-      due.map((a) => a.id),
-    );
-
-    await Promise.all(
-      due.map(async (asset) => {
-        attempted.add(asset.id);
-        const submission = toSubmission(asset, lists.get(asset.id));
-        try {
-          const outcome = await ctx.api.submitMedia(submission);
-          const at = ctx.clock.now();
-          ctx.db
-            .update(assets)
-            .set({
-              uniqueId: outcome.uniqueId,
-              syncState: 'submitted',
-              submittedAt: at,
-              submitAttempts: asset.submitAttempts + 1,
-              // A duplicate may already be done at the service: ask at once.
-              nextPollAt: outcome.duplicate ? at : at + ctx.policy.intervalMs,
-              lastError: null,
-              lastErrorKind: null,
-              lastTraceId: null,
-              updatedAt: at,
-            })
-            .where(eq(assets.id, asset.id))
-            .run();
-          if (outcome.duplicate) counts.duplicates++;
-          else counts.submitted++;
-        } catch (error) {
-          ctx.db
-            .update(assets)
-            .set({ submitAttempts: asset.submitAttempts + 1 })
-            .where(eq(assets.id, asset.id))
-            .run();
-          const result = recordAssetFailure(ctx, asset.id, error, {
-            'bad-request': 'rejected',
-            forbidden: 'forbidden',
-          });
-          if (result === 'final') counts.refused++;
-          else counts.retrying++;
-        }
-      }),
-    );
-  }
+  const now = ctx.clock.now();
+  let lists = new Map<number, Lists>();
+  await workThroughDue(
+    (limit) => {
+      const due = ctx.db
+        .select()
+        .from(assets)
+        .where(
+          and(eq(assets.syncState, 'pending'), or(isNull(assets.nextPollAt), lte(assets.nextPollAt, now))),
+        )
+        .orderBy(assets.id)
+        .limit(limit)
+        .all();
+      lists = listsOf(
+        ctx,
+        due.map((a) => a.id),
+      );
+      return due;
+    },
+    async (asset) => {
+      const submission = toSubmission(asset, lists.get(asset.id));
+      try {
+        const outcome = await ctx.api.submitMedia(submission);
+        const at = ctx.clock.now();
+        ctx.db
+          .update(assets)
+          .set({
+            uniqueId: outcome.uniqueId,
+            syncState: 'submitted',
+            submittedAt: at,
+            submitAttempts: asset.submitAttempts + 1,
+            // A duplicate may already be done at the service: ask at once.
+            nextPollAt: outcome.duplicate ? at : at + ctx.policy.intervalMs,
+            lastError: null,
+            lastErrorKind: null,
+            lastTraceId: null,
+            updatedAt: at,
+          })
+          .where(eq(assets.id, asset.id))
+          .run();
+        if (outcome.duplicate) counts.duplicates++;
+        else counts.submitted++;
+      } catch (error) {
+        ctx.db
+          .update(assets)
+          .set({ submitAttempts: asset.submitAttempts + 1 })
+          .where(eq(assets.id, asset.id))
+          .run();
+        const result = recordAssetFailure(ctx, asset.id, error, {
+          'bad-request': 'rejected',
+          forbidden: 'forbidden',
+        });
+        if (result === 'final') counts.refused++;
+        else counts.retrying++;
+      }
+    },
+  );
+  return counts;
 }
 
 type Lists = { brands: string[]; markets: string[]; channels: string[] };

@@ -52,14 +52,30 @@ export type MediaRef = { uniqueId: string } | { id: string; version: string; sou
 
 export interface SubmitOutcome {
   uniqueId: string;
-  /** True when the service already had this (id, version, source): nothing new was created. */
+  /** True when the service said (409) it already had this (id, version, source). */
   duplicate: boolean;
 }
 
 const bodyPreviewChars = 500;
+const workspacesPerPage = 20;
+
+/** The fields of MediaSubmission, in the order they are sent. */
+const submissionFields = [
+  'id',
+  'url',
+  'version',
+  'source',
+  'workspaceId',
+  'channels',
+  'name',
+  'description',
+  'brands',
+  'markets',
+] as const satisfies readonly (keyof MediaSubmission)[];
 
 export class ApiClient {
   readonly #base: URL;
+  readonly #apiKey: string;
   readonly #authorization: string;
   readonly #dispatcher: Dispatcher | undefined;
   readonly #timeoutMs: number;
@@ -68,6 +84,7 @@ export class ApiClient {
 
   constructor(options: ApiClientOptions) {
     this.#base = new URL(options.baseUrl.endsWith('/') ? options.baseUrl : `${options.baseUrl}/`);
+    this.#apiKey = options.apiKey;
     this.#authorization = `Bearer ${options.apiKey}`;
     this.#dispatcher = options.dispatcher;
     this.#timeoutMs = options.timeoutMs ?? 30_000;
@@ -102,11 +119,11 @@ export class ApiClient {
     for (;;) {
       const { result, pagination } = await this.#call('GET', '/v1/workspaces', {
         label,
-        query: { offset: String(offset), perPage: '20' },
+        query: { offset: String(offset), perPage: String(workspacesPerPage) },
       });
       const page = this.#parse(workspaceSchema.array(), result, label);
       all.push(...page);
-      const next = nextPageOffset(offset, page.length, pagination);
+      const next = nextPageOffset(offset, page.length, pagination, workspacesPerPage);
       if (next === undefined) return all;
       offset = next;
     }
@@ -116,11 +133,16 @@ export class ApiClient {
    * Registers an asset for scoring. A duplicate (id, version, source) is a success either
    * way the service says it: 201 with the existing uniqueId, or 409, after which the
    * uniqueId is looked up by the client key when the error body does not carry it.
+   * A 201 cannot tell a new asset from an existing one, so `duplicate` is only known from a 409.
    */
   async submitMedia(media: MediaSubmission): Promise<SubmitOutcome> {
     const label = 'POST /v1/media';
+    const body: Record<string, unknown> = {};
+    for (const field of submissionFields) {
+      if (media[field] !== undefined) body[field] = media[field];
+    }
     try {
-      const { result } = await this.#call('POST', '/v1/media', { label, body: media });
+      const { result } = await this.#call('POST', '/v1/media', { label, body });
       return { uniqueId: this.#parse(submitResultSchema, result, label).uniqueId, duplicate: false };
     } catch (error) {
       if (!(error instanceof ApiError) || error.kind !== 'conflict') throw error;
@@ -169,11 +191,16 @@ export class ApiClient {
       .slice(0, 3)
       .map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`)
       .join('; ');
-    throw new ApiError(`${endpoint} answered in an unexpected shape (${problem}).`, {
+    throw new ApiError(this.#redact(`${endpoint} answered in an unexpected shape (${problem}).`), {
       kind: 'invalid-response',
       endpoint,
-      body: preview(JSON.stringify(value)),
+      body: preview(this.#redact(JSON.stringify(value))),
     });
+  }
+
+  /** The key out of anything the service sent back: some gateways echo what they were given. */
+  #redact(text: string): string {
+    return this.#apiKey === '' ? text : text.split(this.#apiKey).join('***');
   }
 
   async #call(
@@ -202,7 +229,7 @@ export class ApiClient {
         });
         return { status: res.statusCode, headers: res.headers, text: await res.body.text() };
       } catch (cause) {
-        throw new ApiError(`${endpoint} failed: ${(cause as Error).message}.`, {
+        throw new ApiError(this.#redact(`${endpoint} failed: ${(cause as Error).message}.`), {
           kind: 'network',
           endpoint,
           cause,
@@ -221,23 +248,23 @@ export class ApiClient {
             kind: 'invalid-response',
             status: response.status,
             endpoint,
-            body: preview(response.text),
+            body: preview(this.#redact(response.text)),
           },
         );
       }
       return envelope.data;
     }
-    throw errorFromResponse(endpoint, response.status, response.headers, response.text, json);
+    throw errorFromResponse(endpoint, response, json, (text) => this.#redact(text));
   }
 }
 
 function errorFromResponse(
   endpoint: string,
-  status: number,
-  headers: Record<string, string | string[] | undefined>,
-  text: string,
+  response: { status: number; headers: Record<string, string | string[] | undefined>; text: string },
   json: unknown,
+  redact: (text: string) => string,
 ): ApiError {
+  const { status, headers, text } = response;
   const kind = kindForStatus(status);
   const parsed = errorBodySchema.safeParse(json);
   let serviceMessage: string | undefined;
@@ -258,26 +285,30 @@ function errorFromResponse(
   const traceHeader = headers['x-trace-id'] ?? headers['x-amzn-trace-id'];
   traceId ??= typeof traceHeader === 'string' ? traceHeader : undefined;
   const what = serviceMessage ? `: ${serviceMessage}` : '';
-  return new ApiError(`${endpoint} answered ${status}${what}`, {
+  return new ApiError(redact(`${endpoint} answered ${status}${what}`), {
     kind,
     status,
     traceId,
     endpoint,
     serviceType,
     retryAfterSeconds: retryAfterSeconds(headers['retry-after']),
-    body: parsed.success ? undefined : preview(text),
+    body: parsed.success ? undefined : preview(redact(text)),
     payload: json,
   });
 }
 
-/** Where the next page starts, or undefined when this was the last one. */
+/**
+ * Where the next page starts, or undefined when this was the last one. Without a `perPage`
+ * from the service, a page shorter than `requestedPerPage` is the last one.
+ */
 export function nextPageOffset(
   offset: number,
   pageLength: number,
   pagination?: Pagination,
+  requestedPerPage?: number,
 ): number | undefined {
   if (pageLength === 0) return undefined;
-  const perPage = pagination?.perPage ?? pageLength;
+  const perPage = pagination?.perPage ?? requestedPerPage ?? pageLength;
   const next = pagination?.nextOffset ?? offset + pageLength;
   if (pagination?.totalSize !== undefined && next >= pagination.totalSize) return undefined;
   if (pageLength < perPage || next <= offset) return undefined;
