@@ -43,6 +43,17 @@ export const settingsSchema = z.object({
     .describe('How much to log.'),
   requestsPerSecond: wholeNumber(1, 100).default(5).describe('Most API requests started per second.'),
   concurrency: wholeNumber(1, 32).default(4).describe('Most API requests in flight at once.'),
+  tagging: z
+    .stringbool()
+    .default(true)
+    .describe('Whether new assets are sent for tagging (Aperture jobs) and their tag reports fetched.'),
+  tagBatchSize: wholeNumber(1, 200)
+    .default(200)
+    .describe('Most creatives in one tagging job (the service allows 200).'),
+  reportAllVersions: z
+    .stringbool()
+    .default(false)
+    .describe('Whether the report rollups count every version of an asset, not only the newest.'),
 });
 
 export type Settings = z.infer<typeof settingsSchema>;
@@ -63,6 +74,9 @@ export const environmentNames = {
   logLevel: 'LOG_LEVEL',
   requestsPerSecond: 'API_REQUESTS_PER_SECOND',
   concurrency: 'API_CONCURRENCY',
+  tagging: 'TAGGING',
+  tagBatchSize: 'TAG_BATCH_SIZE',
+  reportAllVersions: 'REPORT_ALL_VERSIONS',
 } as const satisfies Record<SettingKey, string>;
 
 /** The settings a run works with, after demo mode has been decided. */

@@ -4,6 +4,7 @@ import { Command, Option } from 'commander';
 import type { LoadConfigOptions } from '../config';
 import { doctorCommand } from './doctor';
 import { reportCommand } from './report';
+import { rescoreCommand } from './rescore';
 import { runCommand } from './run';
 import { scheduleCommand } from './schedule';
 import { simulatorCommand } from './simulator';
@@ -44,7 +45,8 @@ export function buildProgram(): Command {
     .description('one full run: read manifests, submit what is new, poll, fetch scores, write the report')
     .option('--poll-interval <seconds>', 'seconds between status polls of one asset (POLL_INTERVAL_SECONDS)')
     .option('--max-run-minutes <minutes>', 'how long this run keeps polling (MAX_RUN_MINUTES)')
-    .action((options) => runCommand(flagsOf(options)));
+    .option('--wait', 'if another run is in progress, wait for it to finish instead of exiting at once')
+    .action((options) => runCommand(flagsOf(options), { wait: Boolean(options.wait) }));
 
   withSettings(program.command('schedule'))
     .description('stay in the foreground and run on the cron schedule, never two runs at once')
@@ -62,8 +64,17 @@ export function buildProgram(): Command {
     .action((options) => statusCommand(flagsOf(options), { json: Boolean(options.json) }));
 
   withSettings(program.command('doctor'))
-    .description('check settings, folders, the database and (when configured) the API key')
-    .action((options) => doctorCommand(flagsOf(options)));
+    .description('check settings, folders, the database, the schedule and (when configured) the API key')
+    .option('--json', 'print JSON for scripts')
+    .action((options) => doctorCommand(flagsOf(options), { json: Boolean(options.json) }));
+
+  withSettings(program.command('rescore'))
+    .description('create new versions of chosen assets so the next run has them scored again')
+    .option('--id <ids...>', 'client ids of the assets')
+    .option('--brand <brands...>', 'every asset of these brands')
+    .option('--rescore-later', 'every asset whose results carry a "rescore later" NO_DATA code')
+    .option('--dry-run', 'list what would be re-scored, change nothing')
+    .action((options) => rescoreCommand(flagsOf(options), options));
 
   program
     .command('simulator')

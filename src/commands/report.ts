@@ -7,13 +7,14 @@ export async function reportCommand(flags: Flags): Promise<void> {
   const { config, db } = setup(flags);
   try {
     const now = new Date();
-    const { path } = await writeReport(db, {
+    const { path, note } = await writeReport(db, {
       reportDir: config.reportDir,
       runDate: now,
       demo: config.mode === 'demo',
       generatedAt: now,
+      allVersions: config.reportAllVersions,
     });
-    process.stdout.write(`report: ${path}\n`);
+    process.stdout.write(`report: ${path}\n${note ? `note: ${note}\n` : ''}`);
   } finally {
     db.$client.close();
   }

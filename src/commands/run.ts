@@ -1,37 +1,35 @@
-// `creative-sync run`: one full run, then a short summary on stdout.
-import { connect } from '../connect';
-import { runOnce } from '../sync/run';
+// `creative-sync run`: one full run under the lock, then a short summary on stdout.
+import { exitCodes } from './handle-error';
+import { lockedRun } from './locked-run';
 import type { Flags } from './program';
-import { setup } from './setup';
+import { runSetup } from './setup';
+import { stopOnSignals } from './stop-signals';
 
-export async function runCommand(flags: Flags): Promise<void> {
-  const { config, log, db } = setup(flags);
+export async function runCommand(flags: Flags, options: { wait?: boolean } = {}): Promise<void> {
+  const session = await runSetup(flags);
+  const { config, log, db } = session;
   if (config.mode === 'demo') {
     log.info(
       'demo mode: SCORING_API_URL is not set, so this run uses the built-in simulator and simulated data',
     );
   }
-  const connection = await connect(config);
-  const controller = new AbortController();
-  const onSignal = () => controller.abort();
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
+  const stop = stopOnSignals(log);
   const realStart = Date.now();
   try {
-    const result = await runOnce(db, {
-      config,
-      api: connection.api,
-      clock: connection.clock,
-      log,
-      signal: controller.signal,
+    const result = await lockedRun(session, {
+      command: 'run',
+      wait: Boolean(options.wait),
+      signal: stop.signal,
     });
     const { run } = result;
+    const tagged = run.details?.tagged;
     const lines = [
       `creative-sync run #${run.id} ${run.outcome}${config.mode === 'demo' ? ' (DEMO: simulated data)' : ''} in ${((Date.now() - realStart) / 1000).toFixed(1)}s`,
       `  organization: ${result.organization ?? 'unknown'}`,
       `  manifests: ${run.filesRead} read; rows ${run.rowsAccepted} accepted, ${run.rowsRejected} rejected`,
-      `  this run: ${run.submitted} submitted, ${run.polled} status polls, ${run.scored} scored, ${run.finalFailures} did not score`,
+      `  this run: ${run.submitted} submitted, ${run.polled} status polls, ${run.scored} scored, ${run.finalFailures} did not score${tagged === undefined ? '' : `, ${tagged} tagged`}`,
       `  still in flight: ${run.stillInFlight}${run.stillInFlight > 0 ? ' (the next run picks them up)' : ''}`,
+      ...taggingLine(run.details),
       `  API calls: ${run.apiCalls}`,
     ];
     if (run.note) lines.push(`  note: ${run.note}`);
@@ -43,11 +41,24 @@ export async function runCommand(flags: Flags): Promise<void> {
       if (result.rejectedRows.length > 20) lines.push(`    … and ${result.rejectedRows.length - 20} more`);
     }
     if (result.reportPath) lines.push(`  report: ${result.reportPath}`);
+    if (result.reportNote) lines.push(`  note: ${result.reportNote}`);
     process.stdout.write(`${lines.join('\n')}\n`);
+    if (run.outcome === 'interrupted') process.exitCode = exitCodes.interrupted;
   } finally {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
-    await connection.close();
+    stop.dispose();
     db.$client.close();
   }
+}
+
+/** One line on tagging, when the run did any. */
+function taggingLine(details: Record<string, number | string> | null): string[] {
+  const n = (key: string) => Number(details?.[key] ?? 0);
+  if (n('tagJobsSubmitted') + n('tagJobsPolled') + n('tagRows') === 0) return [];
+  const failed = n('creativesTagFailed') ? `, ${n('creativesTagFailed')} could not be tagged` : '';
+  const unsure = n('tagJobsAmbiguous')
+    ? `, ${n('tagJobsAmbiguous')} job submissions unconfirmed (retried next run)`
+    : '';
+  return [
+    `  tagging: ${n('tagJobsSubmitted')} jobs sent, ${n('creativesTagged')} creatives tagged (${n('tagRows')} tag rows)${failed}${unsure}`,
+  ];
 }

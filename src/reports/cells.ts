@@ -110,3 +110,12 @@ function truncateName(name: string, max: number): string {
   // Cutting can expose a trailing apostrophe or space, which Excel would refuse or users would not see.
   return name.slice(0, cut).replace(/[\s']+$/, '') || 'Sheet';
 }
+
+/** The letters of a 1-based column number: 1 → A, 27 → AA. */
+export function columnLetter(column: number): string {
+  let letters = '';
+  for (let n = column; n > 0; n = Math.floor((n - 1) / 26)) {
+    letters = String.fromCharCode(65 + ((n - 1) % 26)) + letters;
+  }
+  return letters;
+}

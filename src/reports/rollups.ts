@@ -1,7 +1,24 @@
-// The SQL behind the report: rollups by brand, market and channel, and the per-asset rows, all over the
-// newest version of each (client id, source). Presentation (labels, formats, reasons) is workbook.ts's job.
+// The SQL behind the report's figures: rollups by brand, market, channel and overall, the mean-score
+// matrices, assets by state, what is in flight and how fresh the data is. Every figure is aggregated by
+// SQLite, so memory stays flat however many assets there are. Presentation is the sheet builders' job.
 import type { Db } from '../db/open';
 import type { SyncState } from '../db/schema';
+
+/** Which asset rows a report counts. */
+export interface RollupScope {
+  /** False (the default): only the newest version of each (client id, source). True: every version. */
+  allVersions: boolean;
+}
+
+export const NEWEST_ONLY: RollupScope = { allVersions: false };
+
+// The same rule as `newestVersionFilter` in db/schema.ts, spelled out because these queries are raw SQL.
+const NEWEST_IDS = 'SELECT MAX(id) FROM assets GROUP BY client_id, source';
+
+/** SQL yielding the ids of the assets the report counts. */
+export function countedIdsSql(scope: RollupScope): string {
+  return scope.allVersions ? 'SELECT id FROM assets' : NEWEST_IDS;
+}
 
 /** One row of By Brand / By Market / By Channel. Scores are 0.0–1.0; null when nothing was scored. */
 export interface GroupRollupRow {
@@ -22,35 +39,8 @@ export interface GroupRollupRow {
   failed: number;
 }
 
-/** One row of the Assets sheet. Times are epoch milliseconds; scores 0.0–1.0. */
-export interface AssetReportRow {
-  assetId: number;
-  clientId: string;
-  version: string;
-  source: string;
-  url: string;
-  name: string | null;
-  brands: string | null;
-  markets: string | null;
-  channels: string | null;
-  workspaceId: number | null;
-  workspaceName: string | null;
-  syncState: SyncState;
-  remoteStatus: string | null;
-  /** Score by channel, for the channels this asset was scored on. */
-  scores: Record<string, number | null>;
-  submittedAt: number | null;
-  completedAt: number | null;
-  manifestPath: string | null;
-  manifestLine: number | null;
-  lastError: string | null;
-}
-
-// The same rule as `newestVersionFilter` in db/schema.ts, spelled out because these queries are raw SQL.
-const NEWEST_IDS = 'SELECT MAX(id) FROM assets GROUP BY client_id, source';
-
 /**
- * Shared tail of the three rollups. `grp` must yield (asset_id, key, sync_state) once per asset and group;
+ * Shared tail of the rollups. `grp` must yield (asset_id, key, sync_state) once per asset and group;
  * `score_rows` yields (key, score, adherence, counts…) once per channel score counted in a group.
  */
 const ROLLUP_TAIL = `
@@ -106,13 +96,17 @@ const SCORE_COLUMNS = `cs.score, cs.adherence, cs.pass_count, cs.fail_count, cs.
   cs.not_available_count`;
 
 /** Brand and market share one shape: a value table joined to the assets; the assets without one get `key` null. */
-function valueTableRollupSql(table: 'asset_brands' | 'asset_markets', column: 'brand' | 'market'): string {
+function valueTableRollupSql(
+  table: 'asset_brands' | 'asset_markets',
+  column: 'brand' | 'market',
+  scope: RollupScope,
+): string {
   return `
 WITH
-  newest AS (SELECT id, sync_state FROM assets WHERE id IN (${NEWEST_IDS})),
+  counted AS (SELECT id, sync_state FROM assets WHERE id IN (${countedIdsSql(scope)})),
   grp AS (
     SELECT n.id AS asset_id, v.${column} AS key, n.sync_state
-    FROM newest n LEFT JOIN ${table} v ON v.asset_id = n.id
+    FROM counted n LEFT JOIN ${table} v ON v.asset_id = n.id
   ),
   score_rows AS (
     SELECT g.key, ${SCORE_COLUMNS}
@@ -120,9 +114,10 @@ WITH
   ),${ROLLUP_TAIL}`;
 }
 
-const CHANNEL_ROLLUP_SQL = `
+function channelRollupSql(scope: RollupScope): string {
+  return `
 WITH
-  newest AS (SELECT id, sync_state FROM assets WHERE id IN (${NEWEST_IDS})),
+  counted AS (SELECT id, sync_state FROM assets WHERE id IN (${countedIdsSql(scope)})),
   -- a channel's assets: those that asked for it and those the service scored on it (UNION removes doubles)
   asset_channel AS (
     SELECT asset_id, channel FROM asset_channels
@@ -131,78 +126,176 @@ WITH
   ),
   grp AS (
     SELECT n.id AS asset_id, ac.channel AS key, n.sync_state
-    FROM newest n LEFT JOIN asset_channel ac ON ac.asset_id = n.id
+    FROM counted n LEFT JOIN asset_channel ac ON ac.asset_id = n.id
   ),
   score_rows AS (
     SELECT cs.channel AS key, ${SCORE_COLUMNS}
-    FROM newest n JOIN channel_scores cs ON cs.asset_id = n.id
+    FROM counted n JOIN channel_scores cs ON cs.asset_id = n.id
   ),${ROLLUP_TAIL}`;
+}
+
+function overallRollupSql(scope: RollupScope): string {
+  return `
+WITH
+  counted AS (SELECT id, sync_state FROM assets WHERE id IN (${countedIdsSql(scope)})),
+  grp AS (SELECT id AS asset_id, 'all' AS key, sync_state FROM counted),
+  score_rows AS (
+    SELECT 'all' AS key, ${SCORE_COLUMNS}
+    FROM counted n JOIN channel_scores cs ON cs.asset_id = n.id
+  ),${ROLLUP_TAIL}`;
+}
 
 /** One row per brand (plus one for assets with no brand); an asset with two brands counts in both. */
-export function brandRollup(db: Db): GroupRollupRow[] {
-  return db.$client.prepare<[], GroupRollupRow>(valueTableRollupSql('asset_brands', 'brand')).all();
+export function brandRollup(db: Db, scope: RollupScope = NEWEST_ONLY): GroupRollupRow[] {
+  return db.$client.prepare<[], GroupRollupRow>(valueTableRollupSql('asset_brands', 'brand', scope)).all();
 }
 
 /** One row per market (plus one for assets with no market); an asset in two markets counts in both. */
-export function marketRollup(db: Db): GroupRollupRow[] {
-  return db.$client.prepare<[], GroupRollupRow>(valueTableRollupSql('asset_markets', 'market')).all();
+export function marketRollup(db: Db, scope: RollupScope = NEWEST_ONLY): GroupRollupRow[] {
+  return db.$client.prepare<[], GroupRollupRow>(valueTableRollupSql('asset_markets', 'market', scope)).all();
 }
 
 /**
  * One row per channel that an asset asked for or was scored on (plus one for assets with neither). Scores
  * and guideline counts are that channel's only.
  */
-export function channelRollup(db: Db): GroupRollupRow[] {
-  return db.$client.prepare<[], GroupRollupRow>(CHANNEL_ROLLUP_SQL).all();
+export function channelRollup(db: Db, scope: RollupScope = NEWEST_ONLY): GroupRollupRow[] {
+  return db.$client.prepare<[], GroupRollupRow>(channelRollupSql(scope)).all();
 }
 
-/** The channels the newest assets have scores for, in the order the Assets sheet shows their columns. */
-export function scoredChannels(db: Db): string[] {
+/** Every counted asset and every one of their channel scores, as one row (key `all`). */
+export function overallRollup(db: Db, scope: RollupScope = NEWEST_ONLY): GroupRollupRow {
+  return (
+    db.$client.prepare<[], GroupRollupRow>(overallRollupSql(scope)).get() ?? {
+      key: 'all',
+      assets: 0,
+      scored: 0,
+      meanScore: null,
+      medianScore: null,
+      meanAdherence: null,
+      scoreRows: 0,
+      passCount: 0,
+      failCount: 0,
+      notApplicableCount: 0,
+      notAvailableCount: 0,
+      unsupported: 0,
+      failed: 0,
+    }
+  );
+}
+
+/** One cell of a group × channel matrix: the mean of the group's scores on that channel. */
+export interface MatrixCell {
+  /** The brand or market; null for the assets that have none. */
+  key: string | null;
+  channel: string;
+  meanScore: number | null;
+  /** How many non-empty scores the mean is over. */
+  scores: number;
+}
+
+/** Mean score per (brand or market, channel), for the pairs that have at least one score row. */
+export function scoreMatrix(db: Db, by: 'brand' | 'market', scope: RollupScope = NEWEST_ONLY): MatrixCell[] {
+  const table = by === 'brand' ? 'asset_brands' : 'asset_markets';
+  return db.$client
+    .prepare<[], MatrixCell>(
+      `WITH
+         counted AS (SELECT id FROM assets WHERE id IN (${countedIdsSql(scope)})),
+         grp AS (SELECT c.id AS asset_id, v.${by} AS key FROM counted c LEFT JOIN ${table} v ON v.asset_id = c.id)
+       SELECT g.key AS key, cs.channel AS channel, AVG(cs.score) AS meanScore, COUNT(cs.score) AS scores
+       FROM grp g JOIN channel_scores cs ON cs.asset_id = g.asset_id
+       GROUP BY g.key, cs.channel
+       ORDER BY g.key IS NULL, g.key COLLATE NOCASE, g.key, cs.channel COLLATE NOCASE, cs.channel`,
+    )
+    .all();
+}
+
+/** The channels the counted assets have scores for, in the order the sheets show their columns. */
+export function scoredChannels(db: Db, scope: RollupScope = NEWEST_ONLY): string[] {
   return db.$client
     .prepare<[], { channel: string }>(
-      `SELECT DISTINCT channel FROM channel_scores WHERE asset_id IN (${NEWEST_IDS})
+      `SELECT DISTINCT channel FROM channel_scores WHERE asset_id IN (${countedIdsSql(scope)})
        ORDER BY channel COLLATE NOCASE, channel`,
     )
     .all()
     .map((r) => r.channel);
 }
 
-const ASSET_ROWS_SQL = `
-SELECT
-  a.id AS assetId,
-  a.client_id AS clientId,
-  a.version AS version,
-  a.source AS source,
-  a.url AS url,
-  a.name AS name,
-  (SELECT group_concat(brand, ', ' ORDER BY brand) FROM asset_brands WHERE asset_id = a.id) AS brands,
-  (SELECT group_concat(market, ', ' ORDER BY market) FROM asset_markets WHERE asset_id = a.id) AS markets,
-  (SELECT group_concat(channel, ', ' ORDER BY channel) FROM asset_channels WHERE asset_id = a.id) AS channels,
-  a.workspace_id AS workspaceId,
-  w.name AS workspaceName,
-  a.sync_state AS syncState,
-  a.remote_status AS remoteStatus,
-  (SELECT json_group_object(channel, score) FROM channel_scores WHERE asset_id = a.id) AS scoresJson,
-  a.submitted_at AS submittedAt,
-  a.completed_at AS completedAt,
-  mf.path AS manifestPath,
-  a.manifest_line AS manifestLine,
-  a.last_error AS lastError
-FROM assets a
-LEFT JOIN workspaces w ON w.id = a.workspace_id
-LEFT JOIN manifest_files mf ON mf.id = a.manifest_file_id
-WHERE a.id IN (${NEWEST_IDS})
-ORDER BY a.client_id COLLATE NOCASE, a.client_id, a.source`;
+/** How many counted assets are in each sync state (states with none are left out). */
+export function stateCounts(
+  db: Db,
+  scope: RollupScope = NEWEST_ONLY,
+): { state: SyncState; assets: number }[] {
+  return db.$client
+    .prepare<[], { state: SyncState; assets: number }>(
+      `SELECT sync_state AS state, COUNT(*) AS assets FROM assets WHERE id IN (${countedIdsSql(scope)})
+       GROUP BY sync_state`,
+    )
+    .all();
+}
 
-type RawAssetRow = Omit<AssetReportRow, 'scores'> & { scoresJson: string };
+/** What the service still has to finish, over the counted assets. Times are epoch milliseconds. */
+export interface InFlight {
+  /** In the manifest, not yet accepted by the service (new, or retrying after a passing failure). */
+  pending: number;
+  /** Submitted and being scored. */
+  submitted: number;
+  /** Scored by the service; the scores are still to be fetched. */
+  complete: number;
+  /** In flight longer than the configured limit; still polled. */
+  stalled: number;
+  /** When the longest-waiting asset in flight was submitted. */
+  oldestSubmittedAt: number | null;
+  /** When the next asset in flight is due to be asked about. */
+  nextPollAt: number | null;
+}
 
-/**
- * The newest version of every asset, one at a time. The connection is busy until the iteration ends (or
- * the loop breaks), so do not run other statements on `db` inside the loop.
- */
-export function* assetRows(db: Db): Generator<AssetReportRow> {
-  for (const raw of db.$client.prepare<[], RawAssetRow>(ASSET_ROWS_SQL).iterate()) {
-    const { scoresJson, ...row } = raw;
-    yield { ...row, scores: JSON.parse(scoresJson) as Record<string, number | null> };
-  }
+export function inFlight(db: Db, scope: RollupScope = NEWEST_ONLY): InFlight {
+  const row = db.$client
+    .prepare<[], InFlight>(
+      `SELECT
+         COALESCE(SUM(sync_state = 'pending'), 0) AS pending,
+         COALESCE(SUM(sync_state = 'submitted'), 0) AS submitted,
+         COALESCE(SUM(sync_state = 'complete'), 0) AS complete,
+         COALESCE(SUM(sync_state = 'stalled'), 0) AS stalled,
+         MIN(CASE WHEN sync_state IN ('submitted', 'complete', 'stalled') THEN submitted_at END) AS oldestSubmittedAt,
+         MIN(CASE WHEN sync_state IN ('submitted', 'complete', 'stalled') THEN next_poll_at END) AS nextPollAt
+       FROM assets WHERE id IN (${countedIdsSql(scope)})`,
+    )
+    .get();
+  return row as InFlight;
+}
+
+/** When the data behind the report last changed, by source. Times are epoch milliseconds. */
+export interface Freshness {
+  /** The organizations discovery found, by name. */
+  organizations: string[];
+  lastScoredAt: number | null;
+  lastPolledAt: number | null;
+  manifestsLastReadAt: number | null;
+  lastFinishedRunAt: number | null;
+}
+
+export function freshness(db: Db): Freshness {
+  const organizations = db.$client
+    .prepare<[], { name: string }>('SELECT name FROM organizations ORDER BY name COLLATE NOCASE, name')
+    .all()
+    .map((r) => r.name);
+  const times = db.$client
+    .prepare<[], Omit<Freshness, 'organizations'>>(
+      `SELECT
+         (SELECT MAX(scored_at) FROM assets) AS lastScoredAt,
+         (SELECT MAX(last_polled_at) FROM assets) AS lastPolledAt,
+         (SELECT MAX(last_read_at) FROM manifest_files) AS manifestsLastReadAt,
+         (SELECT MAX(finished_at) FROM runs WHERE outcome <> 'running') AS lastFinishedRunAt`,
+    )
+    .get() as Omit<Freshness, 'organizations'>;
+  return { organizations, ...times };
+}
+
+/** How many assets the report counts. */
+export function countedAssets(db: Db, scope: RollupScope = NEWEST_ONLY): number {
+  return (
+    db.$client.prepare<[], { n: number }>(`SELECT COUNT(*) AS n FROM (${countedIdsSql(scope)})`).get()?.n ?? 0
+  );
 }

@@ -1,12 +1,14 @@
 // Puts the workbook on disk as REPORT_DIR/creative-report-YYYY-MM-DD.xlsx, atomically: it is written to a
-// temporary file in the same folder, flushed, then renamed over the old one, so a reader never sees half a file.
+// temporary file in the same folder, flushed, then renamed over the old one, so a reader never sees half a
+// file. When the old one is locked (open in Excel on Windows), the new one goes beside it, and the result says so.
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
 import { mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import type { Db } from '../db/open';
 import { localDateStamp } from './cells';
+import type { SheetSummary } from './layout';
 import { writeWorkbook } from './workbook';
 
 export interface ReportOptions {
@@ -17,6 +19,21 @@ export interface ReportOptions {
   /** True → every sheet says plainly that the data is simulated (a line under the title). */
   demo: boolean;
   generatedAt: Date;
+  /** Count every version of an asset, not only the newest of each (client id, source). Default false. */
+  allVersions?: boolean;
+  /** Rows per sheet before a table continues on a new sheet; Excel's 1,048,576 unless a test lowers it. */
+  maxRowsPerSheet?: number;
+  /** How the finished file is moved into place; tests pass one that fails as a locked file does. */
+  rename?: (from: string, to: string) => Promise<void>;
+}
+
+export interface ReportResult {
+  /** Where the report is. */
+  path: string;
+  /** Set when the report could not go where it usually goes: what happened and what to do. */
+  note?: string;
+  /** The sheets written, with their row and column counts. */
+  sheets: SheetSummary[];
 }
 
 /** A report that could not be written, with what to do about it in the message. */
@@ -40,7 +57,14 @@ export function reportFileName(runDate: Date): string {
   return `creative-report-${localDateStamp(runDate)}.xlsx`;
 }
 
-export async function writeReport(db: Db, options: ReportOptions): Promise<{ path: string }> {
+// The error codes of a target another program holds open: Windows gives EBUSY or EPERM for a file open in
+// Excel, and EACCES when it is read-only.
+const LOCKED_CODES = new Set(['EBUSY', 'EPERM', 'EACCES']);
+/** How many `name (n).xlsx` files beside a locked report are tried before giving up. */
+const MAX_BESIDE = 20;
+
+export async function writeReport(db: Db, options: ReportOptions): Promise<ReportResult> {
+  const moveIntoPlace = options.rename ?? rename;
   const dir = resolve(options.reportDir);
   const name = reportFileName(options.runDate);
   const target = join(dir, name);
@@ -60,6 +84,9 @@ export async function writeReport(db: Db, options: ReportOptions): Promise<{ pat
     dir,
     `${TEMP_PREFIX}${name}.${process.pid}-${randomBytes(4).toString('hex')}${TEMP_SUFFIX}`,
   );
+  let sheets: SheetSummary[] = [];
+  let path = target;
+  let note: string | undefined;
   try {
     const stream = createWriteStream(temp, { flags: 'wx' });
     const closed = once(stream, 'close');
@@ -68,8 +95,14 @@ export async function writeReport(db: Db, options: ReportOptions): Promise<{ pat
     const streamFailed = new Promise<never>((_, reject) => stream.once('error', reject));
     streamFailed.catch(() => undefined);
     try {
-      await Promise.race([
-        writeWorkbook(db, stream, { demo: options.demo, generatedAt: options.generatedAt }),
+      sheets = await Promise.race([
+        writeWorkbook(db, stream, {
+          demo: options.demo,
+          generatedAt: options.generatedAt,
+          runDate: options.runDate,
+          allVersions: options.allVersions ?? false,
+          ...(options.maxRowsPerSheet === undefined ? {} : { maxRowsPerSheet: options.maxRowsPerSheet }),
+        }),
         streamFailed,
       ]);
     } catch (error) {
@@ -85,7 +118,17 @@ export async function writeReport(db: Db, options: ReportOptions): Promise<{ pat
     } finally {
       await handle.close();
     }
-    await rename(temp, target);
+    try {
+      await moveIntoPlace(temp, target);
+    } catch (error) {
+      const code = errorCode(error);
+      if (!LOCKED_CODES.has(code)) throw error;
+      path = await moveBeside(temp, target, moveIntoPlace, error);
+      note =
+        `${basename(target)} could not be replaced (${code}): it is probably open in Excel or another ` +
+        `program. This report was written beside it as ${basename(path)}. Close the old file; the next ` +
+        'report goes to the usual name again.';
+    }
   } catch (error) {
     await rm(temp, { force: true });
     const code = errorCode(error);
@@ -99,7 +142,28 @@ export async function writeReport(db: Db, options: ReportOptions): Promise<{ pat
     }
     throw error;
   }
-  return { path: target };
+  return note === undefined ? { path, sheets } : { path, note, sheets };
+}
+
+/** Moves the finished file to `name (2).xlsx`, `name (3).xlsx`… beside a locked target: the first that works. */
+async function moveBeside(
+  temp: string,
+  target: string,
+  moveIntoPlace: (from: string, to: string) => Promise<void>,
+  firstError: unknown,
+): Promise<string> {
+  let lastError = firstError;
+  for (let n = 2; n <= MAX_BESIDE; n += 1) {
+    const candidate = target.replace(/\.xlsx$/, ` (${n}).xlsx`);
+    try {
+      await moveIntoPlace(temp, candidate);
+      return candidate;
+    } catch (error) {
+      if (!LOCKED_CODES.has(errorCode(error))) throw error;
+      lastError = error;
+    }
+  }
+  throw lastError;
 }
 
 async function removeStaleTempFiles(dir: string): Promise<void> {

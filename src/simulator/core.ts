@@ -12,6 +12,8 @@ export interface CoreOptions {
   dialect: Dialect;
   fixture: SimulatorFixture;
   processingMinutes: [number, number];
+  /** Client ids whose score summaries are made to disagree with their detail. */
+  inconsistentScores?: ReadonlySet<string>;
   registry: MediaRegistry;
 }
 
@@ -20,6 +22,7 @@ export class SimulatorCore {
   readonly dialect: Dialect;
   readonly fixture: SimulatorFixture;
   readonly processingMinutes: [number, number];
+  readonly inconsistentScores: ReadonlySet<string>;
   readonly registry: MediaRegistry;
 
   constructor(options: CoreOptions) {
@@ -27,6 +30,7 @@ export class SimulatorCore {
     this.dialect = options.dialect;
     this.fixture = options.fixture;
     this.processingMinutes = options.processingMinutes;
+    this.inconsistentScores = options.inconsistentScores ?? new Set();
     this.registry = options.registry;
   }
 

@@ -2,15 +2,21 @@
 // an injected clock, and inspect what it was asked and what it decided.
 import type { AddressInfo } from 'node:net';
 import type { Clock } from '../clock';
+import { type ApertureHandle, ApertureService, apertureHandle, attachAperture } from './aperture';
 import { SimulatorCore } from './core';
 import type { Dialect } from './dialect';
+import { checkFaultOptions, type FaultOptions, faultLayer, type InjectedFault } from './faults';
 import { defaultFixture, type SimulatorFixture } from './fixture';
 import type { CanonicalScoreResult } from './scores';
 import type { RecordedRequest } from './server';
 import { createSimulatorServer } from './server';
 import { MediaRegistry, type SimulatedMedia } from './state';
+import { startStorage } from './storage';
 
+export type { ApertureFaults, ApertureHandle, SimulatedTagJob, TagJobStatus } from './aperture';
 export type { Dialect } from './dialect';
+export type { FaultKind, FaultOptions, InjectedFault } from './faults';
+export { faultKinds } from './faults';
 export type {
   Consideration,
   CreativeType,
@@ -35,6 +41,14 @@ export interface SimulatorOptions {
   processingMinutes?: [number, number];
   /** When set: the media registry (and last clock time) is loaded from and saved to this JSON file. */
   statePath?: string;
+  /** Client ids whose score summaries deliberately disagree with their detail (one PASS too many), for testing the client's checks. */
+  inconsistentScores?: readonly string[];
+  /** Seeded faults (429, 5xx, resets, slow or garbled answers) on a share of requests. @default none */
+  faults?: FaultOptions;
+  /** How long a tag report's signed link stays valid, in simulated minutes. @default 5 */
+  tagReportLinkMinutes?: number;
+  /** Loopback address of the storage server that serves tag reports (another host than the API's). @default '127.0.0.2' */
+  storageHost?: string;
   /** @default 0 (ephemeral) */
   port?: number;
   /** @default '127.0.0.1' */
@@ -53,6 +67,8 @@ export interface RunningSimulator {
     requestsByEndpoint: Record<string, number>;
   };
   requests(): ReadonlyArray<RecordedRequest>;
+  /** Every fault injected, in arrival order. */
+  faults(): ReadonlyArray<InjectedFault>;
   /** Everything created, in creation order. */
   media(): ReadonlyArray<SimulatedMedia>;
   /** The score result exactly as scored (canonical channel ids, `channel` in detail), or undefined if not COMPLETE at clock.now(). */
@@ -61,6 +77,8 @@ export interface RunningSimulator {
   status(uniqueId: string): string | undefined;
   /** Latest clock time the persisted state has seen (so a demo process can restart its clock after it). */
   lastClockTime(): number | undefined;
+  /** Tagging (Aperture) jobs, their reports' storage server, and its test-only faults. */
+  aperture: ApertureHandle;
 }
 
 function checkProcessingMinutes(range: [number, number]): [number, number] {
@@ -80,9 +98,20 @@ export async function startSimulator(options: SimulatorOptions): Promise<Running
     dialect: options.dialect ?? 'spec',
     fixture: options.fixture ?? defaultFixture(),
     processingMinutes: checkProcessingMinutes(options.processingMinutes ?? [8, 45]),
+    inconsistentScores: new Set(options.inconsistentScores ?? []),
     registry,
   });
-  const { server, log } = createSimulatorServer(core);
+  const tagging = new ApertureService({
+    clock: options.clock,
+    dialect: core.dialect,
+    linkMinutes: options.tagReportLinkMinutes,
+  });
+  attachAperture(core, tagging);
+  const storage = await startStorage(tagging, options.storageHost);
+  tagging.storageUrl = storage.url;
+  const injected: InjectedFault[] = [];
+  const layers = options.faults ? [faultLayer(checkFaultOptions(options.faults), core.clock, injected)] : [];
+  const { server, log } = createSimulatorServer(core, layers);
   const host = options.host ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -98,12 +127,13 @@ export async function startSimulator(options: SimulatorOptions): Promise<Running
   return {
     url: `http://${urlHost}:${port}`,
     close() {
-      closed ??= new Promise<void>((resolve, reject) => {
+      const api = new Promise<void>((resolve, reject) => {
         registry.flush();
         server.close((error) => (error ? reject(error) : resolve()));
         // Keep-alive sockets of clients would otherwise hold close() open.
         server.closeAllConnections();
       });
+      closed ??= Promise.all([api, storage.close()]).then(() => undefined);
       return closed;
     },
     stats: () => ({
@@ -113,6 +143,7 @@ export async function startSimulator(options: SimulatorOptions): Promise<Running
       requestsByEndpoint: { ...log.byEndpoint },
     }),
     requests: () => log.requests,
+    faults: () => injected,
     media: () => registry.all().map((m) => structuredClone(m)),
     scoreResult(uniqueId) {
       const media = registry.findUniqueId(uniqueId);
@@ -123,5 +154,6 @@ export async function startSimulator(options: SimulatorOptions): Promise<Running
       return media ? core.statusOf(media, core.clock.now()) : undefined;
     },
     lastClockTime: () => registry.lastClockTime,
+    aperture: apertureHandle(tagging, storage),
   };
 }

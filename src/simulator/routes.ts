@@ -1,9 +1,11 @@
 // The service's endpoints: the route table, authentication, and one handler per endpoint.
 // Handlers answer with a SimReply or throw a ServiceError; the server turns either into HTTP.
+import { getAperture, postAperture } from './aperture';
 import { parseChannelFilter } from './channels';
 import type { SimulatorCore } from './core';
 import { organizationResult, scoreResultBody } from './dialect';
 import { badRequest, conflict, forbidden, notFound, ServiceError } from './errors';
+import type { CanonicalScoreResult } from './scores';
 import type { FixtureGuideline, FixtureOrganization, FixtureWorkspace } from './fixture';
 import { uuidFrom } from './hash';
 import type { SimReply, SimRequest } from './http';
@@ -157,7 +159,15 @@ function getScores(ctx: RouteContext): SimReply {
     );
   }
   const dateUploaded = new Date(media.submittedAt).toISOString();
-  return ok(scoreResultBody(core.dialect, result, { withDetail, dateUploaded }));
+  const answer = core.inconsistentScores.has(media.id) ? withInconsistentSummary(result) : result;
+  return ok(scoreResultBody(core.dialect, answer, { withDetail, dateUploaded }));
+}
+
+/** One PASS too many in the first channel's summary: a service answer whose counts do not add up. */
+function withInconsistentSummary(result: CanonicalScoreResult): CanonicalScoreResult {
+  const [channel, summary] = Object.entries(result.summary)[0] ?? [];
+  if (!channel || !summary) return result;
+  return { ...result, summary: { ...result.summary, [channel]: { ...summary, passCount: summary.passCount + 1 } } };
 }
 
 function criterion(g: FixtureGuideline, workspace: FixtureWorkspace | null): unknown {
@@ -206,6 +216,8 @@ const routes: readonly Route[] = [
   { method: 'GET', pattern: '/v1/media/:key/status', handle: getStatus },
   { method: 'GET', pattern: '/v1/scoring/media/:key/scores', handle: getScores },
   { method: 'POST', pattern: '/v1/scoring/criteria/metadata', handle: postCriteriaMetadata },
+  { method: 'POST', pattern: '/v1/media/aperture', handle: postAperture },
+  { method: 'GET', pattern: '/v1/media/aperture/:jobId', handle: getAperture },
 ];
 
 export interface RouteMatch {

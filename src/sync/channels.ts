@@ -21,22 +21,30 @@ export const knownChannels = [
 
 const aliases: Record<string, string> = {
   FACEBOOK: 'META',
+  FB: 'META',
   INSTAGRAM: 'META',
+  IG: 'META',
   TWITTER: 'X',
   GOOGLE: 'ADWORDS',
   GOOGLEADS: 'ADWORDS',
   YOUTUBE: 'DV360',
+  SNAP: 'SNAPCHAT',
   AMAZON: 'AMAZONADVERTISING',
+  AMAZONDSP: 'AMAZONADVERTISINGDSP',
+  THETRADEDESK: 'TRADEDESK',
+  TTD: 'TRADEDESK',
+  YAHOO: 'YAHOODSP',
+  ALLPLATFORMS: 'ALL_PLATFORMS',
 };
 
 const known = new Set<string>(knownChannels);
 
-/** Upper-cases, trims, drops spaces/dashes and maps aliases: ` facebook ` → `META`. */
+/** Upper-cases, trims, drops spaces, dashes and underscores and maps aliases: ` facebook ` → `META`. */
 export function canonicalChannel(raw: string): string {
   const upper = raw
     .trim()
     .toUpperCase()
-    .replace(/[\s-]+/g, '');
+    .replace(/[\s\-_]+/g, '');
   return aliases[upper] ?? upper;
 }
 

@@ -1,11 +1,14 @@
 // Collect: COMPLETE assets → scores (summary and per-guideline detail) → channel_scores and
 // guideline_results, replaced whole in one transaction so a re-fetch never duplicates rows.
-import { and, eq, lte } from 'drizzle-orm';
-import { assets, channelScores, guidelineResults } from '../db/schema';
+// Each result is checked for consistency; what disagrees is recorded, never fatal.
+import { and, eq, inArray, lte } from 'drizzle-orm';
+import { assetIssues, assets, channelScores, guidelineResults, guidelines } from '../db/schema';
 import type { ScoreResult } from './api/schemas';
 import type { StageContext } from './context';
 import { workThroughDue } from './due-work';
 import { recordAssetFailure } from './failures';
+import { matchGuidelines } from './guideline-match';
+import { checkScore } from './score-checks';
 
 const chunkSize = 100;
 
@@ -41,6 +44,10 @@ export async function collectScores(ctx: StageContext): Promise<CollectCounts> {
   return counts;
 }
 
+/**
+ * Stores a score result: summaries, detail rows linked to their guidelines where they can
+ * be matched, and the consistency problems found in it, all replacing what was there.
+ */
 export function storeScores(
   ctx: Pick<StageContext, 'db' | 'clock'>,
   assetId: number,
@@ -50,6 +57,9 @@ export function storeScores(
   ctx.db.transaction((tx) => {
     tx.delete(channelScores).where(eq(channelScores.assetId, assetId)).run();
     tx.delete(guidelineResults).where(eq(guidelineResults.assetId, assetId)).run();
+    tx.delete(assetIssues)
+      .where(and(eq(assetIssues.assetId, assetId), eq(assetIssues.kind, 'inconsistent-score')))
+      .run();
     const summaries = Object.entries(result.summary).map(([channel, s]) => ({
       assetId,
       channel,
@@ -62,12 +72,43 @@ export function storeScores(
       notAvailableCount: s.notAvailableCount,
     }));
     if (summaries.length > 0) tx.insert(channelScores).values(summaries).run();
-    const details = result.detail.map((d) => ({ assetId, ...d }));
+
+    const workspaceId =
+      tx.select({ workspaceId: assets.workspaceId }).from(assets).where(eq(assets.id, assetId)).get()
+        ?.workspaceId ?? null;
+    const channels = [...new Set(result.detail.map((d) => d.channel))];
+    const candidates =
+      channels.length === 0
+        ? []
+        : tx
+            .select({
+              id: guidelines.id,
+              name: guidelines.name,
+              rule: guidelines.rule,
+              channel: guidelines.channel,
+              workspaceId: guidelines.workspaceId,
+            })
+            .from(guidelines)
+            .where(inArray(guidelines.channel, channels))
+            .all();
+    const matched = matchGuidelines(result.detail, candidates, workspaceId);
+    const details = result.detail.map((d, i) => ({ assetId, ...d, guidelineId: matched[i] ?? null }));
     // SQLite caps bound parameters per statement; insert the detail in slices.
-    for (let i = 0; i < details.length; i += 100)
+    for (let i = 0; i < details.length; i += 100) {
       tx.insert(guidelineResults)
         .values(details.slice(i, i + 100))
         .run();
+    }
+
+    const issues = checkScore(result).map((issue) => ({
+      assetId,
+      kind: 'inconsistent-score',
+      channel: issue.channel,
+      message: issue.message,
+      createdAt: now,
+    }));
+    if (issues.length > 0) tx.insert(assetIssues).values(issues).run();
+
     tx.update(assets)
       .set({
         syncState: 'scored',

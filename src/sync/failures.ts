@@ -3,6 +3,7 @@
 import { eq } from 'drizzle-orm';
 import { assets, type SyncState } from '../db/schema';
 import { ApiError } from './api/errors';
+import { isApiStopped } from './api/stopped';
 import type { StageContext } from './context';
 import { retryAt } from './polling';
 
@@ -11,13 +12,18 @@ export class FatalRunError extends Error {
   override readonly name = 'FatalRunError';
 }
 
-/** Rethrows what must stop the run; otherwise records the failure on the asset. */
+/**
+ * Rethrows what must stop the run; otherwise records the failure on the asset. A call the
+ * client did not make because it stopped calling the service ('stopped') leaves the asset as
+ * it was: it is still due, and the next run takes it up; the run itself says why it stopped.
+ */
 export function recordAssetFailure(
   ctx: StageContext,
   assetId: number,
   error: unknown,
   finalStates: Partial<Record<ApiError['kind'], SyncState>> = {},
-): 'final' | 'retry' {
+): 'final' | 'retry' | 'stopped' {
+  if (isApiStopped(error)) return 'stopped';
   if (!(error instanceof ApiError)) throw error;
   if (error.kind === 'unauthorized') {
     throw new FatalRunError(`The API key is not valid (${error.message}). Check SCORING_API_KEY.`, {
@@ -29,7 +35,11 @@ export function recordAssetFailure(
   ctx.db
     .update(assets)
     .set({
-      lastError: error.message,
+      // An answer we could not read keeps its raw body (shortened, key redacted), so support can see it.
+      lastError:
+        error.kind === 'invalid-response' && error.body
+          ? `${error.message} Raw answer: ${error.body}`
+          : error.message,
       lastErrorKind: error.kind,
       lastTraceId: error.traceId ?? null,
       updatedAt: now,

@@ -51,6 +51,10 @@ export async function reconcileDue(ctx: StageContext): Promise<ReconcileCounts> 
             uniqueId: status.uniqueId ?? asset.uniqueId,
             pollCount: asset.pollCount + 1,
             lastPolledAt: at,
+            // The service answered: a passing failure of an earlier poll is no longer the news.
+            lastError: null,
+            lastErrorKind: null,
+            lastTraceId: null,
             updatedAt: at,
           })
           .where(eq(assets.id, asset.id))

@@ -7,17 +7,21 @@ import type { Clock } from '../clock';
 import type { Config } from '../config';
 import type { Db } from '../db/open';
 import { assets, manifestErrors, manifestFiles, type Run, runs } from '../db/schema';
+import type { RunProgress, StageName } from '../progress';
 import { writeReport } from '../reports/write-report';
 import type { ApiClient } from './api/client';
 import { isApiError } from './api/errors';
+import { isApiStopped } from './api/stopped';
 import { collectScores } from './collect';
 import type { StageContext } from './context';
 import { discover } from './discovery';
+import { dueWorkScope } from './due-work';
 import { FatalRunError } from './failures';
 import { intake } from './intake';
 import { pollPolicy } from './polling';
 import { reconcileDue } from './reconcile';
 import { submitPending } from './submit';
+import { nextTagWorkAt, tagAssets, taggingDetails } from './tagging';
 
 export interface RunOptions {
   config: Config;
@@ -26,11 +30,15 @@ export interface RunOptions {
   log: Logger;
   /** Aborting stops the run between two steps; it is then recorded as interrupted. */
   signal?: AbortSignal;
+  /** Told the counts of each stage as they go, for the bars or lines on screen. */
+  progress?: RunProgress;
 }
 
 export interface RunResult {
   run: Run;
   reportPath: string | null;
+  /** Set when the report could not replace today's file (open in Excel) and was written beside it. */
+  reportNote?: string;
   /** Manifest rows rejected in this run, for the summary on screen. */
   rejectedRows: { path: string; line: number | null; field: string | null; message: string }[];
   organization: string | null;
@@ -40,12 +48,25 @@ export interface RunResult {
 const waitingStates = ['submitted', 'stalled', 'complete'] as const;
 
 export async function runOnce(db: Db, options: RunOptions): Promise<RunResult> {
-  const { config, api, clock, log, signal } = options;
+  const { config, api, clock, log, signal, progress } = options;
+  // The stages share one loop; through it they stop starting rows on abort and report progress.
+  const scope = {
+    signal,
+    inHand: Math.max(8, config.concurrency * 2),
+    found: (n: number) => progress?.found(n),
+    handled: () => progress?.handled(),
+  };
+  const step = <T>(name: StageName, work: () => Promise<T>): Promise<T> => {
+    progress?.stage(name);
+    return dueWorkScope.run(scope, work);
+  };
   const ctx: StageContext = { db, api, clock, policy: pollPolicy(config), log };
   const startedAt = clock.now();
   const deadline = startedAt + config.maxRunMinutes * 60_000;
   const runId = db.insert(runs).values({ startedAt, mode: config.mode }).returning({ id: runs.id }).get().id;
   const totals = { submitted: 0, polled: 0, scored: 0, finalFailures: 0 };
+  /** Tagging's counts, summed over the rounds, for runs.details. */
+  const tagging: Record<string, number> = {};
   let organization: string | null = null;
   let note: string | null = null;
   let outcome: Run['outcome'] = 'completed';
@@ -61,6 +82,7 @@ export async function runOnce(db: Db, options: RunOptions): Promise<RunResult> {
         stillInFlight,
         apiCalls: api.totalCalls(),
         apiCallsByEndpoint: api.callCounts(),
+        details: { ...tagging },
         note,
         reportPath,
       })
@@ -70,7 +92,10 @@ export async function runOnce(db: Db, options: RunOptions): Promise<RunResult> {
   };
 
   try {
+    progress?.stage('intake');
     const intakeSummary = await intake(db, { manifestDir: config.manifestDir, clock, log });
+    progress?.found(intakeSummary.filesRead + intakeSummary.filesUnchanged);
+    progress?.handled(intakeSummary.filesRead + intakeSummary.filesUnchanged);
     db.update(runs)
       .set({
         filesRead: intakeSummary.filesRead,
@@ -83,7 +108,10 @@ export async function runOnce(db: Db, options: RunOptions): Promise<RunResult> {
     try {
       const found = await discover(ctx);
       organization = found.organization.name;
-      log.info({ workspaces: found.workspaceCount }, `organization ${found.organization.name}`);
+      const what = found.refreshed
+        ? `; ${found.refreshed.workspaceCount} workspaces and ${found.refreshed.guidelineCount} guidelines refreshed`
+        : '';
+      log.info({ ...found.refreshed }, `organization ${found.organization.name}${what}`);
     } catch (error) {
       if (isApiError(error, 'unauthorized')) {
         throw new FatalRunError(`The API key is not valid (${error.message}). Check SCORING_API_KEY.`, {
@@ -97,13 +125,22 @@ export async function runOnce(db: Db, options: RunOptions): Promise<RunResult> {
 
     for (let round = 1; ; round++) {
       signal?.throwIfAborted();
-      const submitted = await submitPending(ctx);
-      const reconciled = await reconcileDue(ctx);
-      const collected = await collectScores(ctx);
+      const submitted = await step('submit', () => submitPending(ctx));
+      const reconciled = await step('polling', () => reconcileDue(ctx));
+      const collected = await step('scores', () => collectScores(ctx));
+      const tagged = await tagAssets(ctx, {
+        runId,
+        enabled: config.tagging,
+        batchSize: config.tagBatchSize,
+        signal,
+      });
+      for (const [key, n] of Object.entries(taggingDetails(tagged))) tagging[key] = (tagging[key] ?? 0) + n;
       totals.submitted += submitted.submitted;
       totals.polled += reconciled.polled;
       totals.scored += collected.scored;
       totals.finalFailures += submitted.refused + reconciled.final;
+      // The stages stop early on abort and return what they did; counted above, then stop.
+      signal?.throwIfAborted();
       log.info(
         {
           round,
@@ -111,17 +148,31 @@ export async function runOnce(db: Db, options: RunOptions): Promise<RunResult> {
           polled: reconciled.polled,
           scored: collected.scored,
           inFlight: countWaiting(db),
+          retries: api.totalRetries(),
         },
         `round ${round}: ${submitted.submitted} submitted, ${reconciled.polled} polled, ${collected.scored} scored`,
       );
 
-      const nextDue = nextDueAt(db);
+      // The client stopped calling the service (circuit open, or a pause longer than a run):
+      // what is done stays done, the rest is due for the next run, and the run ends cleanly.
+      const stopped = api.stopReason();
+      if (stopped) {
+        note = stopped;
+        log.warn(note);
+        break;
+      }
+
+      const assetsDue = nextDueAt(db);
+      const tagsDue = nextTagWorkAt(db, { enabled: config.tagging });
+      const nextDue =
+        assetsDue === null ? tagsDue : tagsDue === null ? assetsDue : Math.min(assetsDue, tagsDue);
       if (nextDue === null) break;
       if (nextDue > deadline) {
         note = `Time budget of ${config.maxRunMinutes} minutes reached; ${countWaiting(db)} assets left for the next run.`;
         log.info(note);
         break;
       }
+      progress?.note(`next poll due ${new Date(nextDue).toLocaleTimeString()}`);
       await clock.sleep(Math.max(0, nextDue - clock.now()), signal);
     }
   } catch (error) {
@@ -130,21 +181,31 @@ export async function runOnce(db: Db, options: RunOptions): Promise<RunResult> {
       note = 'Interrupted; the next run carries on where this one stopped.';
       return { run: finish(null), reportPath: null, rejectedRows: rejectedRows(db, startedAt), organization };
     }
-    outcome = 'failed';
-    note = (error as Error).message;
-    finish(null);
-    throw error;
+    if (!isApiStopped(error)) {
+      outcome = 'failed';
+      note = (error as Error).message;
+      finish(null);
+      throw error;
+    }
+    // A stage that let the client's stop through: the same clean end as after a round.
+    note = error.message;
+    log.warn(note);
   }
 
+  progress?.stage('report');
+  progress?.found(1);
   const report = await writeReport(db, {
     reportDir: config.reportDir,
     runDate: new Date(startedAt),
     demo: config.mode === 'demo',
     generatedAt: new Date(clock.now()),
+    allVersions: config.reportAllVersions,
   });
+  progress?.handled();
   return {
     run: finish(report.path),
     reportPath: report.path,
+    ...(report.note ? { reportNote: report.note } : {}),
     rejectedRows: rejectedRows(db, startedAt),
     organization,
   };

@@ -3,6 +3,7 @@
 import { and, eq, inArray, isNull, lte, or } from 'drizzle-orm';
 import { assetBrands, assetChannels, assetMarkets, assets } from '../db/schema';
 import type { MediaSubmission } from './api/client';
+import { isApiStopped } from './api/stopped';
 import type { StageContext } from './context';
 import { workThroughDue } from './due-work';
 import { recordAssetFailure } from './failures';
@@ -59,17 +60,20 @@ export async function submitPending(ctx: StageContext): Promise<SubmitCounts> {
         if (outcome.duplicate) counts.duplicates++;
         else counts.submitted++;
       } catch (error) {
-        ctx.db
-          .update(assets)
-          .set({ submitAttempts: asset.submitAttempts + 1 })
-          .where(eq(assets.id, asset.id))
-          .run();
+        // A call the client never made (it stopped calling the service) is no attempt.
+        if (!isApiStopped(error)) {
+          ctx.db
+            .update(assets)
+            .set({ submitAttempts: asset.submitAttempts + 1 })
+            .where(eq(assets.id, asset.id))
+            .run();
+        }
         const result = recordAssetFailure(ctx, asset.id, error, {
           'bad-request': 'rejected',
           forbidden: 'forbidden',
         });
         if (result === 'final') counts.refused++;
-        else counts.retrying++;
+        else if (result === 'retry') counts.retrying++;
       }
     },
   );

@@ -1,12 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type Db, openDatabase } from '../../src/db/open';
-import {
-  assetRows,
-  brandRollup,
-  channelRollup,
-  marketRollup,
-  scoredChannels,
-} from '../../src/reports/rollups';
+import { brandRollup, channelRollup, marketRollup, scoredChannels } from '../../src/reports/rollups';
+import { assetRows } from '../../src/reports/rows';
 import { type FixtureAsset, seed } from './fixture';
 
 const score = (channel: string, value: number | null, adherence: number | null = value) => ({

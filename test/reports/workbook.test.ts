@@ -1,13 +1,30 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type Database from 'better-sqlite3';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Db, openDatabase } from '../../src/db/open';
+import { SHEETS } from '../../src/reports/workbook';
 import { writeReport } from '../../src/reports/write-report';
+import { type Expected, expectedRollup } from './expected';
 import { AT_ERROR, FORMULA_NAME, MANIFEST_PATH, PLUS_NAME, seed, T0 } from './fixture';
 import { type ReadSheet, type ReadValue, readSheet, readWorkbook, records } from './read-back';
+
+/** The sheets this issue's builders write; other builders add theirs after them. */
+const CORE_SHEETS = [
+  'Overview',
+  'By Brand',
+  'By Market',
+  'By Channel',
+  'Brand x Channel',
+  'Market x Channel',
+  'Guidelines',
+  'Assets',
+  'Issues',
+  'Rescore',
+];
+
+const SCORE_SHEETS = CORE_SHEETS.filter((name) => !['Guidelines', 'Issues', 'Rescore'].includes(name));
 
 const ROLLUP_HEADER = [
   'Assets',
@@ -23,105 +40,6 @@ const ROLLUP_HEADER = [
   'Unsupported',
   'Failed',
 ];
-
-interface Expected {
-  assets: number;
-  scored: number;
-  scoresCounted: number;
-  meanScore: number | null;
-  medianScore: number | null;
-  meanAdherence: number | null;
-  pass: number;
-  fail: number;
-  notApplicable: number;
-  notAvailable: number;
-  unsupported: number;
-  failed: number;
-}
-
-interface ScoreRow {
-  asset_id: number;
-  channel: string;
-  score: number | null;
-  adherence: number | null;
-  pass_count: number;
-  fail_count: number;
-  not_applicable_count: number;
-  not_available_count: number;
-}
-
-/**
- * The rollups computed a second way, without rollups.ts: plain SELECTs, "newest" as "no later row with the
- * same client id and source", and the arithmetic in JavaScript.
- */
-function expectedRollup(
-  sqlite: Database.Database,
-  by: 'brand' | 'market' | 'channel',
-): Map<string, Expected> {
-  const newest = sqlite
-    .prepare<[], { id: number; sync_state: string }>(
-      `SELECT id, sync_state FROM assets a WHERE NOT EXISTS
-         (SELECT 1 FROM assets b WHERE b.client_id = a.client_id AND b.source = a.source AND b.id > a.id)`,
-    )
-    .all();
-  const state = new Map(newest.map((a) => [a.id, a.sync_state]));
-  const scores = sqlite.prepare<[], ScoreRow>('SELECT * FROM channel_scores').all();
-
-  const membership =
-    by === 'channel'
-      ? sqlite
-          .prepare<[], { asset_id: number; key: string }>(
-            'SELECT asset_id, channel AS key FROM asset_channels UNION ALL SELECT asset_id, channel FROM channel_scores',
-          )
-          .all()
-      : sqlite
-          .prepare<[], { asset_id: number; key: string }>(`SELECT asset_id, ${by} AS key FROM asset_${by}s`)
-          .all();
-  const members = new Map<string, Set<number>>();
-  for (const m of membership) {
-    if (!state.has(m.asset_id)) continue;
-    const set = members.get(m.key) ?? new Set<number>();
-    set.add(m.asset_id);
-    members.set(m.key, set);
-  }
-  const grouped = new Set([...members.values()].flatMap((s) => [...s]));
-  const none = new Set(newest.map((a) => a.id).filter((id) => !grouped.has(id)));
-  if (none.size > 0) members.set('(none)', none);
-
-  const result = new Map<string, Expected>();
-  for (const [key, ids] of members) {
-    const rows = scores.filter((s) =>
-      by === 'channel' ? s.channel === key && state.has(s.asset_id) : ids.has(s.asset_id),
-    );
-    const values = rows.map((r) => r.score).filter((v): v is number => v !== null);
-    const adherence = rows.map((r) => r.adherence).filter((v): v is number => v !== null);
-    const countState = (s: string) => [...ids].filter((id) => state.get(id) === s).length;
-    result.set(key, {
-      assets: ids.size,
-      scored: countState('scored'),
-      scoresCounted: rows.length,
-      meanScore: mean(values),
-      medianScore: median(values),
-      meanAdherence: mean(adherence),
-      pass: sum(rows.map((r) => r.pass_count)),
-      fail: sum(rows.map((r) => r.fail_count)),
-      notApplicable: sum(rows.map((r) => r.not_applicable_count)),
-      notAvailable: sum(rows.map((r) => r.not_available_count)),
-      unsupported: countState('unsupported'),
-      failed: countState('failed'),
-    });
-  }
-  return result;
-}
-
-const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
-const mean = (xs: number[]) => (xs.length === 0 ? null : sum(xs) / xs.length);
-function median(xs: number[]): number | null {
-  if (xs.length === 0) return null;
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = Math.floor(s.length / 2);
-  return s.length % 2 === 1 ? (s[mid] as number) : ((s[mid - 1] as number) + (s[mid] as number)) / 2;
-}
 
 function expectMatches(read: ReadSheet, expected: Map<string, Expected>): void {
   const byLabel = new Map(read.rows.map((row) => [row[0] as string, row.slice(1)]));
@@ -170,8 +88,10 @@ describe('the workbook', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('has the four sheets in order', () => {
-    expect(workbook.worksheets.map((s) => s.name)).toEqual(['By Brand', 'By Market', 'By Channel', 'Assets']);
+  it('has the sheets of SHEETS in order, starting with the rollups, Guidelines, Assets, Issues and Rescore', () => {
+    const names = workbook.worksheets.map((s) => s.name);
+    expect(names).toEqual(SHEETS.map((s) => s.name));
+    expect(names.slice(0, CORE_SHEETS.length)).toEqual(CORE_SHEETS);
   });
 
   it.each([
@@ -245,6 +165,7 @@ describe('the workbook', () => {
       'Manifest file',
       'Manifest line',
       'Why not scored',
+      'Trace ID',
       'URL',
     ]);
     const rows = records(read);
@@ -304,7 +225,7 @@ describe('the workbook', () => {
 
   it('formats scores as percentages, counts as integers and dates as dates', () => {
     const brand = readSheet(workbook, 'By Brand').sheet;
-    expect(brand.getCell('B4').numFmt).toBe('0');
+    expect(brand.getCell('B4').numFmt).toBe('#,##0');
     expect(brand.getCell('E4').numFmt).toBe('0.0%');
     expect(brand.getCell('G4').numFmt).toBe('0.0%');
     const assetsSheet = readSheet(workbook, 'Assets').sheet;
@@ -324,10 +245,16 @@ describe('the workbook', () => {
   });
 
   it('writes a title and the metric definitions above the header, without the demo warning', () => {
-    for (const sheet of workbook.worksheets) {
+    for (const name of CORE_SHEETS) {
+      const sheet = { name };
       const read = readSheet(workbook, sheet.name);
       expect(read.title).toMatch(/generated \d{4}-\d\d-\d\d \d\d:\d\d$/);
-      expect(read.note).toContain('weighted pass rate');
+      // Sheets of scores define the score; Guidelines its pass rate; Issues and Rescore have no figures.
+      if (SCORE_SHEETS.includes(sheet.name)) expect(read.note, sheet.name).toContain('weighted pass rate');
+      if (sheet.name === 'Guidelines') expect(read.note).toContain('Pass rate: PASS / (PASS + FAIL)');
+      if (sheet.name !== 'Rescore') {
+        expect(read.note, sheet.name).toContain('Only the newest version of each asset counts.');
+      }
       expect(read.note).not.toContain('SIMULATED');
     }
     expect(readSheet(workbook, 'By Brand').note).toContain('An asset with two brands counts in both');
@@ -367,11 +294,11 @@ describe('the workbook in demo mode', () => {
       const now = new Date(T0);
       const { path } = await writeReport(db, { reportDir: dir, runDate: now, demo: true, generatedAt: now });
       const workbook = await readWorkbook(path);
-      expect(workbook.worksheets).toHaveLength(4);
+      expect(workbook.worksheets).toHaveLength(SHEETS.length);
       for (const sheet of workbook.worksheets) {
         const note = readSheet(workbook, sheet.name).note;
         expect(note, sheet.name).toMatch(/^SIMULATED DATA — demo mode, not from the real service\. \S/);
-        expect(note, sheet.name).toContain('Score: weighted pass rate');
+        if (SCORE_SHEETS.includes(sheet.name)) expect(note, sheet.name).toContain('weighted pass rate');
       }
     } finally {
       db.$client.close();
@@ -386,7 +313,10 @@ describe('the workbook in demo mode', () => {
       const now = new Date(T0);
       const { path } = await writeReport(db, { reportDir: dir, runDate: now, demo: false, generatedAt: now });
       const workbook = await readWorkbook(path);
-      for (const sheet of workbook.worksheets) expect(readSheet(workbook, sheet.name).rows).toEqual([]);
+      for (const sheet of workbook.worksheets) {
+        // The Overview always has its figures (all zero or blank); every other sheet has only its header.
+        if (sheet.name !== 'Overview') expect(readSheet(workbook, sheet.name).rows, sheet.name).toEqual([]);
+      }
       expect(readSheet(workbook, 'Assets').header).not.toContain('META score');
     } finally {
       db.$client.close();

@@ -1,4 +1,5 @@
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { rename } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -98,5 +99,45 @@ describe('writeReport', () => {
     await expect(
       writeReport(db, { reportDir: join(file, 'reports'), runDate, demo: false, generatedAt: runDate }),
     ).rejects.toThrow(/Could not create the report folder .*not-a-folder.*Check REPORT_DIR/);
+  });
+
+  it('writes beside a report that is open elsewhere (EBUSY on rename), and says so', async () => {
+    seed(db);
+    const runDate = new Date(2025, 2, 9, 2, 0);
+    const first = await writeReport(db, { reportDir: root, runDate, demo: false, generatedAt: runDate });
+    // As Windows does while Excel holds the file open: the rename over it fails with EBUSY.
+    const locked = async (from: string, to: string) => {
+      if (to === first.path) throw Object.assign(new Error('resource busy or locked'), { code: 'EBUSY' });
+      await rename(from, to);
+    };
+    const second = await writeReport(db, {
+      reportDir: root,
+      runDate,
+      demo: false,
+      generatedAt: runDate,
+      rename: locked,
+    });
+    expect(second.path).toBe(join(root, 'creative-report-2025-03-09 (2).xlsx'));
+    expect(second.note).toMatch(
+      /creative-report-2025-03-09\.xlsx could not be replaced \(EBUSY\).*written beside it as creative-report-2025-03-09 \(2\)\.xlsx\. Close the old file/,
+    );
+    expect(readdirSync(root).sort()).toEqual([
+      'creative-report-2025-03-09 (2).xlsx',
+      'creative-report-2025-03-09.xlsx',
+    ]);
+    expect(readSheet(await readWorkbook(second.path), 'Assets').rows).toHaveLength(7);
+    expect(first.note).toBeUndefined();
+  });
+
+  it('gives up with what to do when no name beside the locked report can be written either', async () => {
+    const runDate = new Date(T0);
+    const denied = async () => {
+      throw Object.assign(new Error('operation not permitted'), { code: 'EPERM' });
+    };
+    await expect(
+      writeReport(db, { reportDir: root, runDate, demo: false, generatedAt: runDate, rename: denied }),
+    ).rejects.toThrow(/\(EPERM\)\. If it is open in Excel, close it/);
+    expect(readdirSync(root)).toEqual([]);
+    expect(existsSync(join(root, reportFileName(runDate)))).toBe(false);
   });
 });

@@ -1,10 +1,23 @@
 // The one place that speaks HTTP to the Creative Scoring Service: auth, the envelope,
 // zod parsing of every answer, errors as ApiError values, and a shared rate/concurrency limit.
+import { randomUUID } from 'node:crypto';
+import { setTimeout as delay } from 'node:timers/promises';
 import PQueue from 'p-queue';
-import { type Dispatcher, request } from 'undici';
+import { Agent, type Dispatcher, request } from 'undici';
 import type { z } from 'zod';
+import { CircuitBreaker } from './circuit-breaker';
 import { ApiError, kindForStatus } from './errors';
 import {
+  decideRetry,
+  defaultRetryPolicy,
+  isIdempotent,
+  isTransient,
+  parseRetryAfter,
+  type RetryPolicy,
+} from './retry';
+import {
+  type Criterion,
+  criterionSchema,
   envelopeSchema,
   errorBodySchema,
   type MediaStatus,
@@ -15,9 +28,13 @@ import {
   type ScoreResult,
   scoreResultSchema,
   submitResultSchema,
+  type TagJobRecord,
+  tagJobSchema,
+  tagJobSubmitResultSchema,
   type Workspace,
   workspaceSchema,
 } from './schemas';
+import { ApiStoppedError, type StopReason } from './stopped';
 
 export interface ApiClientOptions {
   /** Base URL of the service, e.g. https://api.example.com (paths start with /v1). */
@@ -31,6 +48,16 @@ export interface ApiClientOptions {
   concurrency?: number;
   /** Requests started per second, across every stage. */
   requestsPerSecond?: number;
+  /** Milliseconds to wait for a connection (only without a custom dispatcher). @default 10_000 */
+  connectTimeoutMs?: number;
+  /** How failed idempotent calls are retried. @default defaultRetryPolicy */
+  retry?: Partial<RetryPolicy>;
+  /** Consecutive failed requests after which the client stops calling for the rest of the run. @default 10 */
+  breakerThreshold?: number;
+  /** Waits between retries: pass the run's clock's sleep so tests never wait. @default real time */
+  sleep?: (ms: number) => Promise<void>;
+  /** Draws in [0, 1) for the backoff jitter; seeded in tests. @default Math.random */
+  random?: () => number;
 }
 
 /** Exactly the fields POST /v1/media takes; absent optional fields are left out, not sent empty. */
@@ -57,7 +84,8 @@ export interface SubmitOutcome {
 }
 
 const bodyPreviewChars = 500;
-const workspacesPerPage = 20;
+/** The largest page some endpoints allow. */
+const itemsPerPage = 20;
 
 /** The fields of MediaSubmission, in the order they are sent. */
 const submissionFields = [
@@ -81,21 +109,39 @@ export class ApiClient {
   readonly #timeoutMs: number;
   readonly #queue: PQueue;
   readonly #calls = new Map<string, number>();
+  readonly #retries = new Map<string, number>();
+  readonly #retryPolicy: RetryPolicy;
+  readonly #breaker: CircuitBreaker;
+  readonly #sleep: (ms: number) => Promise<void>;
+  readonly #random: () => number;
+  /** Set once the client stops calling the service for this run; every later call fails fast. */
+  #stopped: ApiStoppedError | undefined;
 
   constructor(options: ApiClientOptions) {
     this.#base = new URL(options.baseUrl.endsWith('/') ? options.baseUrl : `${options.baseUrl}/`);
     this.#apiKey = options.apiKey;
     this.#authorization = `Bearer ${options.apiKey}`;
-    this.#dispatcher = options.dispatcher;
     this.#timeoutMs = options.timeoutMs ?? 30_000;
+    // The connect timeout lives on the dispatcher; a caller's own dispatcher keeps its own.
+    this.#dispatcher =
+      options.dispatcher ??
+      new Agent({
+        connect: { timeout: options.connectTimeoutMs ?? 10_000 },
+        headersTimeout: this.#timeoutMs,
+        bodyTimeout: this.#timeoutMs,
+      });
     this.#queue = new PQueue({
       concurrency: options.concurrency ?? 4,
       intervalCap: options.requestsPerSecond ?? 5,
       interval: 1000,
     });
+    this.#retryPolicy = { ...defaultRetryPolicy, ...options.retry };
+    this.#breaker = new CircuitBreaker(options.breakerThreshold ?? 10);
+    this.#sleep = options.sleep ?? ((ms) => delay(ms));
+    this.#random = options.random ?? Math.random;
   }
 
-  /** Calls made so far, by endpoint (`GET /v1/media/{uniqueId}/status`). */
+  /** Requests sent so far, retries included, by endpoint (`GET /v1/media/{uniqueId}/status`). */
   callCounts(): Record<string, number> {
     return Object.fromEntries(this.#calls);
   }
@@ -106,6 +152,22 @@ export class ApiClient {
     return total;
   }
 
+  /** Of those requests, the ones that repeated a failed one, by endpoint. */
+  retryCounts(): Record<string, number> {
+    return Object.fromEntries(this.#retries);
+  }
+
+  totalRetries(): number {
+    let total = 0;
+    for (const n of this.#retries.values()) total += n;
+    return total;
+  }
+
+  /** Why the client stopped calling the service in this run, or undefined while it still calls. */
+  stopReason(): string | undefined {
+    return this.#stopped?.message;
+  }
+
   async getOrganization(): Promise<Organization> {
     const { result } = await this.#call('GET', '/v1/organization', { label: 'GET /v1/organization' });
     return this.#parse(organizationSchema, result, 'GET /v1/organization');
@@ -113,17 +175,43 @@ export class ApiClient {
 
   /** Every workspace the key can see, following all pages. */
   async listWorkspaces(): Promise<Workspace[]> {
-    const label = 'GET /v1/workspaces';
-    const all: Workspace[] = [];
+    return this.#allPages('GET', '/v1/workspaces', 'GET /v1/workspaces', workspaceSchema);
+  }
+
+  /**
+   * Every guideline (criteria metadata) of the organization plus those of the given
+   * workspaces, following all pages. The lookup is a POST, but a read-only one.
+   */
+  async listGuidelines(workspaceIds: number[]): Promise<Criterion[]> {
+    const body = workspaceIds.length > 0 ? { workspaces: workspaceIds } : { globalOnly: true };
+    return this.#allPages(
+      'POST',
+      '/v1/scoring/criteria/metadata',
+      'POST /v1/scoring/criteria/metadata',
+      criterionSchema,
+      body,
+    );
+  }
+
+  /** Offset paging: `offset`/`perPage` in the query, until a short, empty or last page. */
+  async #allPages<S extends z.ZodType>(
+    method: 'GET' | 'POST',
+    path: string,
+    label: string,
+    itemSchema: S,
+    body?: unknown,
+  ): Promise<z.infer<S>[]> {
+    const all: z.infer<S>[] = [];
     let offset = 0;
     for (;;) {
-      const { result, pagination } = await this.#call('GET', '/v1/workspaces', {
+      const { result, pagination } = await this.#call(method, path, {
         label,
-        query: { offset: String(offset), perPage: String(workspacesPerPage) },
+        query: { offset: String(offset), perPage: String(itemsPerPage) },
+        body,
       });
-      const page = this.#parse(workspaceSchema.array(), result, label);
+      const page = this.#parse(itemSchema.array(), result, label) as z.infer<S>[];
       all.push(...page);
-      const next = nextPageOffset(offset, page.length, pagination, workspacesPerPage);
+      const next = nextPageOffset(offset, page.length, pagination, itemsPerPage);
       if (next === undefined) return all;
       offset = next;
     }
@@ -184,6 +272,31 @@ export class ApiClient {
     return this.#parse(scoreResultSchema, result, label);
   }
 
+  /**
+   * Starts an Aperture tagging job. NOT idempotent: every POST that reaches the service makes a
+   * new, slow job, so this must never be retried blindly; the tagging stage decides (from the
+   * error) whether the request surely did not arrive.
+   */
+  async submitTagJob(job: {
+    creatives: { id: string; url: string }[];
+    clientTags?: Record<string, string>;
+  }): Promise<{
+    jobId: string;
+    status: string;
+  }> {
+    const label = 'POST /v1/media/aperture';
+    const body = job.clientTags === undefined ? { creatives: job.creatives } : job;
+    const { result } = await this.#call('POST', '/v1/media/aperture', { label, body });
+    return this.#parse(tagJobSubmitResultSchema, result, label);
+  }
+
+  /** A tagging job's status, progress message, per-creative errors and (once COMPLETED) a fresh report link. */
+  async getTagJob(jobId: string): Promise<TagJobRecord> {
+    const label = 'GET /v1/media/aperture/{jobId}';
+    const { result } = await this.#call('GET', `/v1/media/aperture/${encodeURIComponent(jobId)}`, { label });
+    return this.#parse(tagJobSchema, result, label);
+  }
+
   #parse<S extends z.ZodType>(schema: S, value: unknown, endpoint: string): z.infer<S> {
     const parsed = schema.safeParse(value);
     if (parsed.success) return parsed.data;
@@ -203,6 +316,12 @@ export class ApiClient {
     return this.#apiKey === '' ? text : text.split(this.#apiKey).join('***');
   }
 
+  /**
+   * One logical call: up to `maxAttempts` requests when it is idempotent, each through the
+   * shared queue (so retries count against the rate limit too), with the backoff slept on the
+   * injected clock outside the queue. Every attempt carries the same x-request-id, so the
+   * service (and our tests) can tell a retry from a new call.
+   */
   async #call(
     method: 'GET' | 'POST',
     path: string,
@@ -211,38 +330,85 @@ export class ApiClient {
     const url = new URL(path.replace(/^\//, ''), this.#base);
     for (const [key, value] of Object.entries(options.query ?? {})) url.searchParams.set(key, value);
     const endpoint = options.label;
-    this.#calls.set(endpoint, (this.#calls.get(endpoint) ?? 0) + 1);
+    // The key goes to the API's own host and nowhere else, whatever a path turns out to be.
+    if (url.origin !== this.#base.origin) {
+      throw new Error(`${endpoint} would be sent to ${url.origin}, not to the API at ${this.#base.origin}.`);
+    }
+    const idempotent = isIdempotent(method, endpoint);
+    const requestId = randomUUID();
 
+    for (let attempt = 1; ; attempt++) {
+      const outcome = await this.#attempt(method, url, endpoint, options.body, requestId);
+      if (!(outcome instanceof ApiError)) {
+        this.#breaker.recordSuccess();
+        return outcome;
+      }
+      const error = outcome;
+      if (!isTransient(error)) this.#breaker.recordSuccess();
+      else if (this.#breaker.recordFailure(error.message)) {
+        this.#stop(`The service ${this.#breaker.describe()}, so this run stopped calling it`, 'circuit-open');
+      }
+      const decision = decideRetry({ attempt, error, idempotent, random: this.#random() }, this.#retryPolicy);
+      if (decision.action === 'stop') {
+        this.#stop(
+          `The service asked to wait ${Math.ceil(decision.waitMs / 1000)} seconds (${endpoint} answered ${error.status ?? error.kind}), longer than a run waits`,
+          'long-wait',
+        );
+      }
+      if (decision.action !== 'retry' || this.#stopped) throw error;
+      this.#retries.set(endpoint, (this.#retries.get(endpoint) ?? 0) + 1);
+      await this.#sleep(decision.delayMs);
+      if (this.#stopped) throw error;
+    }
+  }
+
+  #stop(why: string, reason: StopReason): void {
+    this.#stopped ??= new ApiStoppedError(this.#redact(`${why}; the rest is left for the next run.`), reason);
+  }
+
+  /** One request. Answers as an envelope or an ApiError value; only a stopped client throws. */
+  async #attempt(
+    method: 'GET' | 'POST',
+    url: URL,
+    endpoint: string,
+    body: unknown,
+    requestId: string,
+  ): Promise<z.infer<typeof envelopeSchema> | ApiError> {
     const response = await this.#queue.add(async () => {
+      // Checked at the head of the queue: calls queued before the circuit opened are not sent.
+      if (this.#stopped) throw this.#stopped;
+      this.#calls.set(endpoint, (this.#calls.get(endpoint) ?? 0) + 1);
       try {
         const res = await request(url, {
           method,
           headers: {
             authorization: this.#authorization,
             accept: 'application/json',
-            ...(options.body === undefined ? {} : { 'content-type': 'application/json' }),
+            'x-request-id': requestId,
+            ...(body === undefined ? {} : { 'content-type': 'application/json' }),
           },
-          body: options.body === undefined ? undefined : JSON.stringify(options.body),
+          body: body === undefined ? undefined : JSON.stringify(body),
           dispatcher: this.#dispatcher,
           headersTimeout: this.#timeoutMs,
           bodyTimeout: this.#timeoutMs,
         });
         return { status: res.statusCode, headers: res.headers, text: await res.body.text() };
       } catch (cause) {
-        throw new ApiError(this.#redact(`${endpoint} failed: ${(cause as Error).message}.`), {
+        return new ApiError(this.#redact(`${endpoint} failed: ${(cause as Error).message}.`), {
           kind: 'network',
           endpoint,
           cause,
         });
       }
     });
-    if (!response) throw new ApiError(`${endpoint} was cancelled.`, { kind: 'network', endpoint });
+    if (!response) return new ApiError(`${endpoint} was cancelled.`, { kind: 'network', endpoint });
+    if (response instanceof ApiError) return response;
 
     const json = parseJson(response.text);
     if (response.status >= 200 && response.status < 300) {
       const envelope = envelopeSchema.safeParse(json);
       if (json === undefined || !envelope.success) {
-        throw new ApiError(
+        return new ApiError(
           `${endpoint} answered ${response.status} with a body that is not the JSON envelope.`,
           {
             kind: 'invalid-response',
@@ -254,7 +420,7 @@ export class ApiClient {
       }
       return envelope.data;
     }
-    throw errorFromResponse(endpoint, response, json, (text) => this.#redact(text));
+    return errorFromResponse(endpoint, response, json, (text) => this.#redact(text));
   }
 }
 
@@ -265,7 +431,8 @@ function errorFromResponse(
   redact: (text: string) => string,
 ): ApiError {
   const { status, headers, text } = response;
-  const kind = kindForStatus(status);
+  // 408: the server gave up waiting for us; nothing was wrong with the request itself.
+  const kind = status === 408 ? 'network' : kindForStatus(status);
   const parsed = errorBodySchema.safeParse(json);
   let serviceMessage: string | undefined;
   let serviceType: string | undefined;
@@ -291,7 +458,7 @@ function errorFromResponse(
     traceId,
     endpoint,
     serviceType,
-    retryAfterSeconds: retryAfterSeconds(headers['retry-after']),
+    retryAfterSeconds: parseRetryAfter(headers['retry-after'], headers.date, Date.now()),
     body: parsed.success ? undefined : preview(redact(text)),
     payload: json,
   });
@@ -313,15 +480,6 @@ export function nextPageOffset(
   if (pagination?.totalSize !== undefined && next >= pagination.totalSize) return undefined;
   if (pageLength < perPage || next <= offset) return undefined;
   return next;
-}
-
-function retryAfterSeconds(value: string | string[] | undefined): number | undefined {
-  const raw = Array.isArray(value) ? value[0] : value;
-  if (raw === undefined || raw.trim() === '') return undefined;
-  const seconds = Number(raw);
-  if (Number.isFinite(seconds)) return Math.max(0, seconds);
-  const date = Date.parse(raw);
-  return Number.isNaN(date) ? undefined : Math.max(0, (date - Date.now()) / 1000);
 }
 
 function joinMessage(message: string | string[] | undefined): string | undefined {

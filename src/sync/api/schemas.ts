@@ -132,3 +132,85 @@ export const errorBodySchema = z.union([
     traceId: z.string().optional(),
   }),
 ]);
+
+/**
+ * One guideline from POST /v1/scoring/criteria/metadata. `person` (the author) is personal
+ * data and is deliberately not part of the parsed shape, so it can never reach a table or report.
+ */
+export const criterionSchema = z
+  .object({
+    id: z.union([z.string(), z.number()]).transform(String),
+    name: z.string(),
+    rule: z.string().nullish(),
+    bestPractice: z.union([z.string(), z.boolean()]).nullish(),
+    category: z.string().nullish(),
+    channel: z.string().transform(canonicalChannel),
+    consideration: z
+      .string()
+      .nullish()
+      .transform((v) => v?.toUpperCase() ?? null),
+    criteriaGroups: z
+      .array(z.object({ id: z.union([z.string(), z.number()]), name: z.string().default('') }))
+      .nullish(),
+    creativeTypes: z.array(z.string()).nullish(),
+    dateCreated: z.string().nullish(),
+    organizationCriteria: z.boolean().nullish(),
+    workspace: z.object({ id: z.coerce.number().int(), name: z.string().nullish() }).nullish(),
+  })
+  .transform((c) => ({
+    id: c.id,
+    name: c.name,
+    rule: c.rule ?? null,
+    bestPractice: c.bestPractice === undefined || c.bestPractice === null ? null : String(c.bestPractice),
+    category: c.category ?? null,
+    channel: c.channel,
+    consideration: c.consideration,
+    criteriaGroups: c.criteriaGroups ?? null,
+    creativeTypes: c.creativeTypes ?? null,
+    dateCreated: c.dateCreated ?? null,
+    workspaceId: c.workspace?.id ?? null,
+    organizationLevel: c.organizationCriteria ?? !c.workspace,
+  }));
+export type Criterion = z.infer<typeof criterionSchema>;
+
+/** POST /v1/media/aperture answers with the job: `jobId` in the interface, `job_id` live. */
+const tagJobIdFields = z.object({
+  jobId: z.string().min(1).optional(),
+  job_id: z.string().min(1).optional(),
+});
+
+/** A per-creative reason in a job's `errors`: usually text, sometimes an object; kept readable either way. */
+const tagErrorReason = z.unknown().transform((v) => (typeof v === 'string' ? v : JSON.stringify(v)));
+
+/**
+ * A tagging job as polled (either spelling: `jobId`/`downloadUrlCsv` or `job_id`/`download_url_csv`).
+ * Status is upper-cased and kept whatever it is: an unknown one means "still running".
+ */
+export const tagJobSchema = tagJobIdFields
+  .extend({
+    status: z
+      .string()
+      .min(1)
+      .transform((s) => s.toUpperCase()),
+    message: z.string().nullish(),
+    downloadUrlCsv: z.string().min(1).nullish(),
+    download_url_csv: z.string().min(1).nullish(),
+    errors: z.record(z.string(), tagErrorReason).nullish(),
+  })
+  .transform((j) => ({
+    jobId: j.jobId ?? j.job_id ?? null,
+    status: j.status,
+    message: j.message ?? null,
+    downloadUrlCsv: j.downloadUrlCsv ?? j.download_url_csv ?? null,
+    errors: j.errors ?? {},
+  }));
+export type TagJobRecord = z.infer<typeof tagJobSchema>;
+
+/** The submission's answer must at least name the job; its status defaults to QUEUED. */
+export const tagJobSubmitResultSchema = tagJobIdFields
+  .extend({ status: z.string().optional() })
+  .refine((j) => j.jobId ?? j.job_id, 'tagging job answer has neither jobId nor job_id')
+  .transform((j) => ({
+    jobId: (j.jobId ?? j.job_id) as string,
+    status: (j.status ?? 'QUEUED').toUpperCase(),
+  }));

@@ -15,10 +15,18 @@ afterEach(async () => {
   server = undefined;
 });
 
-/** A client on a canned server that gives `replies` in order. */
+/**
+ * A client on a canned server that gives `replies` in order. One attempt per call, so each
+ * canned reply is what a call ends with; retries have their own tests (retry-policy.test.ts).
+ */
 async function clientFor(replies: CannedReply[], baseSuffix = ''): Promise<ApiClient> {
   server = await startCannedServer(replies);
-  return new ApiClient({ baseUrl: `${server.url}${baseSuffix}`, apiKey: KEY, requestsPerSecond: 100 });
+  return new ApiClient({
+    baseUrl: `${server.url}${baseSuffix}`,
+    apiKey: KEY,
+    requestsPerSecond: 100,
+    retry: { maxAttempts: 1 },
+  });
 }
 
 function received() {
@@ -389,12 +397,18 @@ describe('errors', () => {
     });
   });
 
-  it('reads Retry-After given as an HTTP date, counted from now', async () => {
-    const now = Date.UTC(2026, 10, 22, 2, 0, 0);
-    vi.useFakeTimers({ toFake: ['Date'] });
-    vi.setSystemTime(now);
+  it('reads Retry-After given as an HTTP date, counted from the answer’s own Date', async () => {
+    // The service's clock, not ours: a skewed local clock must not stretch or shrink the wait.
+    const serviceNow = Date.UTC(2026, 10, 22, 2, 0, 0);
     const api = await clientFor([
-      { status: 503, headers: { 'retry-after': new Date(now + 90_000).toUTCString() }, text: '' },
+      {
+        status: 503,
+        headers: {
+          date: new Date(serviceNow).toUTCString(),
+          'retry-after': new Date(serviceNow + 90_000).toUTCString(),
+        },
+        text: '',
+      },
     ]);
 
     expect(await failure(api.getOrganization())).toMatchObject({ kind: 'server', retryAfterSeconds: 90 });
@@ -413,7 +427,7 @@ describe('errors', () => {
   });
 
   it('reports a refused connection as a network error', async () => {
-    const api = new ApiClient({ baseUrl: await refusedUrl(), apiKey: KEY });
+    const api = new ApiClient({ baseUrl: await refusedUrl(), apiKey: KEY, retry: { maxAttempts: 1 } });
 
     const error = await failure(api.getOrganization());
 
