@@ -5,11 +5,11 @@ import { parseChannelFilter } from './channels';
 import type { SimulatorCore } from './core';
 import { organizationResult, scoreResultBody } from './dialect';
 import { badRequest, conflict, forbidden, notFound, ServiceError } from './errors';
-import type { CanonicalScoreResult } from './scores';
 import type { FixtureGuideline, FixtureOrganization, FixtureWorkspace } from './fixture';
 import { uuidFrom } from './hash';
 import type { SimReply, SimRequest } from './http';
 import { jsonBody } from './http';
+import type { CanonicalScoreResult } from './scores';
 import type { SimulatedMedia } from './state';
 import {
   page,
@@ -167,7 +167,10 @@ function getScores(ctx: RouteContext): SimReply {
 function withInconsistentSummary(result: CanonicalScoreResult): CanonicalScoreResult {
   const [channel, summary] = Object.entries(result.summary)[0] ?? [];
   if (!channel || !summary) return result;
-  return { ...result, summary: { ...result.summary, [channel]: { ...summary, passCount: summary.passCount + 1 } } };
+  return {
+    ...result,
+    summary: { ...result.summary, [channel]: { ...summary, passCount: summary.passCount + 1 } },
+  };
 }
 
 function criterion(g: FixtureGuideline, workspace: FixtureWorkspace | null): unknown {
