@@ -21,3 +21,17 @@ export function faultManifest(scoredAssets = 14): string {
     ',v1,dam,https://cdn.example.com/none.mp4,,META,Contoso,US,No id',
   ].join('\n');
 }
+
+/**
+ * The same rows as faultManifest(scoredAssets), split into `parts` files (each with the header),
+ * the rows that do not score in the first: for tests that drop files in one at a time.
+ */
+export function faultManifestParts(scoredAssets: number, parts: number): string[] {
+  const [header, ...rows] = faultManifest(scoredAssets).split('\n');
+  const scored = rows.slice(0, scoredAssets);
+  const others = rows.slice(scoredAssets);
+  const size = Math.ceil(scored.length / parts);
+  return Array.from({ length: parts }, (_, i) =>
+    [header, ...scored.slice(i * size, (i + 1) * size), ...(i === 0 ? others : [])].join('\n'),
+  );
+}
