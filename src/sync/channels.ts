@@ -39,13 +39,20 @@ const aliases: Record<string, string> = {
 
 const known = new Set<string>(knownChannels);
 
+/** Spellings already seen: a manifest repeats a handful of them on every row. */
+const seen = new Map<string, string>();
+
 /** Upper-cases, trims, drops spaces, dashes and underscores and maps aliases: ` facebook ` → `META`. */
 export function canonicalChannel(raw: string): string {
+  const cached = seen.get(raw);
+  if (cached !== undefined) return cached;
   const upper = raw
     .trim()
     .toUpperCase()
     .replace(/[\s\-_]+/g, '');
-  return aliases[upper] ?? upper;
+  const channel = aliases[upper] ?? upper;
+  if (seen.size < 1000) seen.set(raw, channel);
+  return channel;
 }
 
 export function isKnownChannel(channel: string): boolean {

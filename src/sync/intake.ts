@@ -1,33 +1,57 @@
 // Intake: every manifest in the drop folder → validated assets in the database, and every
-// rejected row → manifest_errors with file, line and field. Good rows never wait on bad ones.
+// rejected row → manifest_errors with file, line and field. Good rows never wait on bad ones,
+// a file that cannot be read is recorded with the reason, and nothing here throws for a bad
+// file: only the database failing stops intake.
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { and, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { Clock } from '../clock';
 import type { Db } from '../db/open';
-import {
-  assetBrands,
-  assetChannels,
-  assetMarkets,
-  assets,
-  manifestErrors,
-  manifestFiles,
-} from '../db/schema';
-import { isKnownChannel } from './channels';
-import { ManifestParseError, manifestFormat, readManifest } from './manifest-read';
-import { type ManifestRow, type RowProblem, validateRow } from './manifest-row';
+import { manifestErrors, manifestFiles } from '../db/schema';
+import { type ManifestFormat, manifestExtensions, manifestFormat, readManifest } from './manifest-read';
+import { ManifestParseError, type ManifestRecord } from './manifest-record';
+import { checkRow } from './manifest-row-fast';
+import { IntakeStatements, ManifestStore } from './manifest-store';
+
+/** What intake did with one file it read. */
+export interface FileIntake {
+  path: string;
+  format: ManifestFormat;
+  /** `unreadable` when nothing in it could be read (empty, not text, not parseable, no header). */
+  status: 'read' | 'unreadable';
+  /** Rows (CSV/xlsx data rows, JSON items, JSON Lines lines) found; each is accepted or rejected. */
+  rowsRead: number;
+  rowsAccepted: number;
+  rowsRejected: number;
+  /** manifest_errors rows of severity 'warning' written for the file (duplicates, changes, channels, columns). */
+  warnings: number;
+  assetsNew: number;
+  /** Why the file, or its rest from some line on, could not be read. */
+  problem?: string;
+  /** Columns not used, or fields given by two columns: said once per file. */
+  columns?: string;
+}
 
 export interface IntakeSummary {
   filesRead: number;
   filesUnchanged: number;
+  /** Files of other types, left alone. */
   filesSkipped: string[];
+  /** Files read that held nothing usable (also in `files`, with the reason). */
+  filesUnreadable: string[];
+  rowsRead: number;
   rowsAccepted: number;
   rowsRejected: number;
+  /** Warning rows written to manifest_errors in this intake. */
+  rowWarnings: number;
   /** Assets seen for the first time in this intake. */
   assetsNew: number;
+  /** File-level messages for the run's summary: columns not used, files that could not be read. */
   warnings: string[];
+  /** Each file read, in the order read. */
+  files: FileIntake[];
 }
 
 interface Logger {
@@ -35,21 +59,26 @@ interface Logger {
   info(obj: object, msg: string): void;
 }
 
-const batchSize = 500;
-const ignoredFiles = /^(\.|readme)/i;
+/** README files, dotfiles and Excel's `~$` lock files are never manifests. */
+const ignoredFiles = /^(\.|readme|~\$)/i;
 
 export async function intake(
   db: Db,
   options: { manifestDir: string; clock: Clock; log: Logger },
 ): Promise<IntakeSummary> {
+  const { log } = options;
   const summary: IntakeSummary = {
     filesRead: 0,
     filesUnchanged: 0,
     filesSkipped: [],
+    filesUnreadable: [],
+    rowsRead: 0,
     rowsAccepted: 0,
     rowsRejected: 0,
+    rowWarnings: 0,
     assetsNew: 0,
     warnings: [],
+    files: [],
   };
   let names: string[];
   try {
@@ -57,64 +86,76 @@ export async function intake(
   } catch (error) {
     const message = `The manifest folder ${options.manifestDir} cannot be read (${(error as Error).message}). Create it or set MANIFEST_DIR.`;
     summary.warnings.push(message);
-    options.log.warn({ dir: options.manifestDir }, message);
+    log.warn({ dir: options.manifestDir }, message);
     return summary;
   }
 
+  const statements = new IntakeStatements(db);
   for (const name of names) {
     if (ignoredFiles.test(name)) continue;
     const path = join(options.manifestDir, name);
-    if (!(await stat(path)).isFile()) continue;
+    const isFile = await stat(path).then(
+      (s) => s.isFile(),
+      () => false, // gone since the listing: nothing to read
+    );
+    if (!isFile) continue;
     const format = manifestFormat(path);
     if (!format) {
       summary.filesSkipped.push(path);
-      options.log.warn({ file: path }, `${path}: not a manifest format (.csv or .json), skipped`);
+      log.warn({ file: path }, `${path}: not a manifest format (${manifestExtensions.join(', ')}), skipped`);
       continue;
     }
-    const outcome = await intakeFile(db, path, format, options.clock);
-    if (outcome === 'unchanged') {
+    const file = await intakeFile(db, statements, path, format, options.clock.now());
+    if (file === 'unchanged') {
       summary.filesUnchanged++;
       continue;
     }
+    summary.files.push(file);
     summary.filesRead++;
-    summary.rowsAccepted += outcome.accepted;
-    summary.rowsRejected += outcome.rejected;
-    summary.assetsNew += outcome.assetsNew;
-    if (outcome.unknownColumns.length > 0) {
-      const message = `${path}: columns not used: ${outcome.unknownColumns.join(', ')}`;
-      summary.warnings.push(message);
-      options.log.warn({ file: path, columns: outcome.unknownColumns }, message);
+    summary.rowsRead += file.rowsRead;
+    summary.rowsAccepted += file.rowsAccepted;
+    summary.rowsRejected += file.rowsRejected;
+    summary.rowWarnings += file.warnings;
+    summary.assetsNew += file.assetsNew;
+    if (file.status === 'unreadable') summary.filesUnreadable.push(path);
+    for (const message of [file.problem, file.columns]) {
+      if (message === undefined) continue;
+      summary.warnings.push(`${path}: ${message}`);
+      log.warn({ file: path }, `${path}: ${message}`);
     }
-    if (outcome.fileError) summary.warnings.push(`${path}: ${outcome.fileError}`);
-    options.log.info(
-      { file: path, accepted: outcome.accepted, rejected: outcome.rejected },
-      `${path}: ${outcome.accepted} rows accepted, ${outcome.rejected} rejected`,
+    log.info(
+      {
+        file: path,
+        read: file.rowsRead,
+        accepted: file.rowsAccepted,
+        rejected: file.rowsRejected,
+        warnings: file.warnings,
+      },
+      `${path}: ${file.rowsAccepted} rows accepted, ${file.rowsRejected} rejected, ${file.warnings} warnings`,
     );
   }
   return summary;
 }
 
-interface FileOutcome {
-  accepted: number;
-  rejected: number;
-  assetsNew: number;
-  unknownColumns: string[];
-  fileError?: string;
-}
-
 async function intakeFile(
   db: Db,
+  statements: IntakeStatements,
   path: string,
-  format: 'csv' | 'json',
-  clock: Clock,
-): Promise<FileOutcome | 'unchanged'> {
-  const { sha256, size } = await fingerprint(path);
+  format: ManifestFormat,
+  now: number,
+): Promise<FileIntake | 'unchanged'> {
+  let print: { sha256: string; size: number } | { error: string };
+  try {
+    print = await fingerprint(path);
+  } catch (error) {
+    print = { error: `the file cannot be opened (${(error as Error).message})` };
+  }
   const known = db.select().from(manifestFiles).where(eq(manifestFiles.path, path)).get();
-  if (known && known.sha256 === sha256) return 'unchanged';
+  if (known && 'sha256' in print && known.sha256 === print.sha256) return 'unchanged';
 
-  const now = clock.now();
-  // The fingerprint is stored only once the whole file has been read (the update below): a
-  // run killed half-way through a new file must find it "changed", not "unchanged", next time.
+  // The fingerprint is stored only once the whole file has been read (at the end): a run
+  // killed half-way through a file must find it "changed", not "unchanged", next time.
+  const size = 'size' in print ? print.size : 0;
   const fileId =
     known?.id ??
     db
@@ -125,179 +166,108 @@ async function intakeFile(
   // A changed file is read again whole; its old errors describe a version that no longer exists.
   db.delete(manifestErrors).where(eq(manifestErrors.manifestFileId, fileId)).run();
 
-  const writer = new AssetWriter(db, fileId, now);
-  const outcome: FileOutcome = { accepted: 0, rejected: 0, assetsNew: 0, unknownColumns: [] };
-  const reading = readManifest(path, format);
-  let batch: { line: number; row: ManifestRow }[] = [];
-  const flush = () => {
-    if (batch.length === 0) return;
-    const rows = batch;
-    batch = [];
-    db.transaction(() => {
-      for (const { line, row } of rows) {
-        if (writer.upsert(row, line) === 'new') outcome.assetsNew++;
+  const store = new ManifestStore(statements, fileId, now);
+  const file: FileIntake = {
+    path,
+    format,
+    status: 'read',
+    rowsRead: 0,
+    rowsAccepted: 0,
+    rowsRejected: 0,
+    warnings: 0,
+    assetsNew: 0,
+  };
+  let broken: { message: string; line: number | null } | undefined;
+  if ('error' in print) broken = { message: print.error, line: null };
+  else {
+    const reading = readManifest(path, format);
+    broken = await readRecords(reading.records, (record) => {
+      file.rowsRead++;
+      if ('problem' in record) {
+        file.rowsRejected++;
+        store.problems(record.line, [{ field: null, value: null, message: record.problem }]);
+        return;
+      }
+      const result = checkRow(record.fields);
+      if (result.ok) {
+        file.rowsAccepted++;
+        store.row(record.line, result.row);
+      } else {
+        file.rowsRejected++;
+        store.problems(record.line, result.problems);
       }
     });
-  };
-
-  try {
-    for await (const record of reading.records) {
-      if ('problem' in record) {
-        writer.recordProblems(record.line, [{ field: null, value: null, message: record.problem }]);
-        outcome.rejected++;
-        continue;
-      }
-      const result = validateRow(record.fields);
-      if (!result.ok) {
-        writer.recordProblems(record.line, result.problems);
-        outcome.rejected++;
-        continue;
-      }
-      outcome.accepted++;
-      batch.push({ line: record.line, row: result.row });
-      if (batch.length >= batchSize) flush();
+    const columns = reading.notes.message();
+    if (columns) {
+      file.columns = columns;
+      store.problems(
+        reading.headerLine,
+        [{ field: null, value: reading.notes.unknownColumns.join(', ') || null, message: columns }],
+        'warning',
+      );
     }
-    flush();
-  } catch (error) {
-    flush();
-    if (!(error instanceof ManifestParseError)) throw error;
-    writer.recordProblems(error.line, [
-      { field: null, value: null, message: `${error.message}. Fix the file.` },
-    ]);
-    outcome.fileError = error.message;
+    if (!broken && file.rowsRead === 0) {
+      store.problems(
+        null,
+        [{ field: null, value: null, message: 'the file holds no rows: nothing was read from it' }],
+        'warning',
+      );
+    }
   }
+  if (broken) {
+    file.problem = broken.message;
+    store.problems(broken.line, [{ field: null, value: null, message: broken.message }]);
+    if (file.rowsRead === 0) file.status = 'unreadable';
+  }
+  store.finish();
+  file.warnings = store.warnings;
+  file.assetsNew = store.assetsNew;
 
-  outcome.unknownColumns = [...reading.unknownColumns];
-  const unreadable = outcome.fileError !== undefined && outcome.accepted + outcome.rejected === 0;
   db.update(manifestFiles)
     .set({
-      sha256,
+      // A file that could not be fingerprinted stays "changed", so the next run tries again.
+      sha256: 'sha256' in print ? print.sha256 : '',
       sizeBytes: size,
-      status: unreadable ? 'unreadable' : 'read',
-      rowsRead: outcome.accepted + outcome.rejected,
-      rowsAccepted: outcome.accepted,
-      rowsRejected: outcome.rejected,
+      status: file.status,
+      rowsRead: file.rowsRead,
+      rowsAccepted: file.rowsAccepted,
+      rowsRejected: file.rowsRejected,
       lastReadAt: now,
     })
     .where(eq(manifestFiles.id, fileId))
     .run();
-  return outcome;
+  return file;
 }
 
-/** Writes validated rows as assets: new keys are inserted, unsubmitted ones updated, submitted ones guarded. */
-class AssetWriter {
-  constructor(
-    private readonly db: Db,
-    private readonly fileId: number,
-    private readonly now: number,
-  ) {}
-
-  upsert(row: ManifestRow, line: number): 'new' | 'updated' | 'kept' {
-    const { db } = this;
-    const key = and(
-      eq(assets.clientId, row.id),
-      eq(assets.version, row.version),
-      eq(assets.source, row.source),
-    );
-    const existing = db
-      .select({ id: assets.id, uniqueId: assets.uniqueId, url: assets.url, workspaceId: assets.workspaceId })
-      .from(assets)
-      .where(key)
-      .get();
-    const metadata = {
-      name: row.name ?? null,
-      description: row.description ?? null,
-      manifestFileId: this.fileId,
-      manifestLine: line,
-      updatedAt: this.now,
-    };
-
-    if (!existing) {
-      const { id } = db
-        .insert(assets)
-        .values({
-          clientId: row.id,
-          version: row.version,
-          source: row.source,
-          url: row.url,
-          workspaceId: row.workspaceId ?? null,
-          ...metadata,
-          createdAt: this.now,
-        })
-        .returning({ id: assets.id })
-        .get();
-      this.replaceLists(id, row, true);
-      return 'new';
+/**
+ * Feeds each record to `take` until the file ends or its reader fails. A reader's failure is
+ * the file's problem and is returned; a failure of `take` (the database) is not, and throws.
+ */
+async function readRecords(
+  records: AsyncIterable<ManifestRecord>,
+  take: (record: ManifestRecord) => void,
+): Promise<{ message: string; line: number | null } | undefined> {
+  const iterator = records[Symbol.asyncIterator]();
+  let done = false;
+  try {
+    for (;;) {
+      let next: IteratorResult<ManifestRecord>;
+      try {
+        next = await iterator.next();
+      } catch (error) {
+        done = true;
+        if (error instanceof ManifestParseError) return { message: error.message, line: error.line };
+        return { message: `the file could not be read on: ${(error as Error).message}`, line: null };
+      }
+      if (next.done) {
+        done = true;
+        return undefined;
+      }
+      take(next.value);
     }
-
-    if (existing.uniqueId === null) {
-      db.update(assets)
-        .set({ url: row.url, workspaceId: row.workspaceId ?? null, ...metadata })
-        .where(eq(assets.id, existing.id))
-        .run();
-      this.replaceLists(existing.id, row, true);
-      return 'updated';
-    }
-
-    // Already at the service: it would answer with the old record, so a changed link,
-    // workspace or channel list must become a new version rather than be silently ignored.
-    const channelsBefore = db
-      .select({ value: assetChannels.value })
-      .from(assetChannels)
-      .where(eq(assetChannels.assetId, existing.id))
-      .all()
-      .map((c) => c.value)
-      .sort();
-    const changed: string[] = [];
-    if (existing.url !== row.url) changed.push('url');
-    if ((existing.workspaceId ?? undefined) !== row.workspaceId) changed.push('workspaceId');
-    if (channelsBefore.join(';') !== [...row.channels].sort().join(';')) changed.push('channels');
-    if (changed.length > 0) {
-      this.recordProblems(line, [
-        {
-          field: changed.join(', '),
-          value: null,
-          message: `asset ${row.id} was already submitted and its ${changed.join(', ')} changed: give it a new version to have it scored again`,
-        },
-      ]);
-    }
-    db.update(assets).set(metadata).where(eq(assets.id, existing.id)).run();
-    this.replaceLists(existing.id, row, false);
-    return 'kept';
+  } finally {
+    if (!done) await iterator.return?.();
   }
-
-  recordProblems(line: number | null, problems: RowProblem[]): void {
-    const rows = problems.map((p) => ({
-      manifestFileId: this.fileId,
-      line,
-      field: p.field,
-      value: p.value,
-      message: p.message,
-      createdAt: this.now,
-    }));
-    if (rows.length > 0) this.db.insert(manifestErrors).values(rows).run();
-  }
-
-  private replaceLists(assetId: number, row: ManifestRow, includeChannels: boolean): void {
-    const { db } = this;
-    const tables = [
-      [assetBrands, row.brands],
-      [assetMarkets, row.markets],
-      ...(includeChannels ? ([[assetChannels, row.channels]] as const) : []),
-    ] as const;
-    for (const [table, values] of tables) {
-      db.delete(table).where(eq(table.assetId, assetId)).run();
-      if (values.length > 0)
-        db.insert(table)
-          .values(values.map((value) => ({ assetId, value })))
-          .run();
-    }
-  }
-}
-
-/** Channels in a row that the service does not document; kept, but worth a warning. */
-export function unknownChannels(row: ManifestRow): string[] {
-  return row.channels.filter((c) => !isKnownChannel(c));
 }
 
 async function fingerprint(path: string): Promise<{ sha256: string; size: number }> {

@@ -1,69 +1,40 @@
-// What one manifest row means: header aliases, list splitting and the zod schema that
-// turns a raw record into a validated asset, or into field-level problems a person can fix.
+// What one manifest row means: the zod schema that turns a raw record into a validated asset,
+// or into field-level problems a person can fix.
 import { z } from 'zod';
 import { canonicalChannel } from './channels';
+import type { ManifestField, RecordFields } from './manifest-columns';
+import { splitList } from './manifest-list';
+import { previewValue, textProblem } from './manifest-text';
 
-const maxText = { id: 256, key: 256, url: 2048, name: 512, description: 4000, listItem: 128 } as const;
-
-/** Folds a header to its comparable form: `Media ID`, `media_id`, `media-id` → `mediaid`. */
-export function foldHeader(header: string): string {
-  return header
-    .replace(/^\uFEFF/, '')
-    .toLowerCase()
-    .replace(/[\s_\-.]+/g, '');
-}
-
-const headerAliases: Record<string, ManifestField> = {};
-const aliasList: Record<ManifestField, string[]> = {
-  id: ['id', 'mediaid', 'assetid', 'clientid', 'creativeid'],
-  version: ['version', 'assetversion', 'mediaversion'],
-  source: ['source', 'sourcesystem', 'dam'],
-  url: ['url', 'mediaurl', 'asseturl', 'downloadurl', 'link'],
-  workspaceId: ['workspaceid', 'workspace'],
-  channels: ['channels', 'channel', 'platforms', 'platform'],
-  brands: ['brands', 'brand'],
-  markets: ['markets', 'market'],
-  name: ['name', 'title', 'assetname', 'medianame'],
-  description: ['description', 'notes'],
-};
-for (const [field, aliases] of Object.entries(aliasList)) {
-  for (const alias of aliases) headerAliases[alias] = field as ManifestField;
-}
-
-/** The manifest field a header names, or undefined for a column we do not use. */
-export function fieldForHeader(header: string): ManifestField | undefined {
-  return headerAliases[foldHeader(header)];
-}
-
-/** A list cell: a JSON array, or text separated by `;`, `|` or `,`. Trimmed, empty items dropped, de-duplicated. */
-export function splitList(value: unknown): unknown {
-  if (value === undefined || value === null) return [];
-  let items: unknown[];
-  if (Array.isArray(value)) items = value;
-  else if (typeof value === 'string') {
-    const text = value.trim();
-    if (text.startsWith('[')) {
-      try {
-        const parsed: unknown = JSON.parse(text);
-        if (!Array.isArray(parsed)) return value;
-        items = parsed;
-      } catch {
-        return value;
-      }
-    } else items = text.split(/[;|,]/);
-  } else return value;
-  if (!items.every((item) => typeof item === 'string' || typeof item === 'number')) return value;
-  return [...new Set(items.map((item) => String(item).trim()).filter((item) => item !== ''))];
-}
+/** The longest text each field may hold, in characters, and the most items a list or the tags may have. */
+export const limits = {
+  id: 256,
+  key: 256,
+  url: 2048,
+  name: 512,
+  description: 4000,
+  listItem: 128,
+  listItems: 100,
+  tagName: 64,
+  tagValue: 256,
+  tags: 50,
+} as const;
 
 const emptyToUndefined = (value: unknown) =>
   value === null || (typeof value === 'string' && value.trim() === '') ? undefined : value;
+
+/** Refuses text with a NUL byte or bytes that were not UTF-8 (see manifest-text). */
+const safeText = (value: string, ctx: z.RefinementCtx) => {
+  const problem = textProblem(value);
+  if (problem) ctx.addIssue({ code: 'custom', message: problem });
+};
 
 const text = (max: number) =>
   z.preprocess(
     (v) => (typeof v === 'number' ? String(v) : v),
     z
       .string({ error: 'must be text' })
+      .superRefine(safeText)
       .trim()
       .max(max, { error: `is longer than ${max} characters` }),
   );
@@ -75,28 +46,93 @@ const list = (map: (item: string) => string = (item) => item) =>
     splitList,
     z
       .array(
-        z.string().max(maxText.listItem, { error: `has an item longer than ${maxText.listItem} characters` }),
-        {
-          error: 'must be a JSON array or a list separated by ";"',
-        },
+        z
+          .string()
+          .superRefine(safeText)
+          .max(limits.listItem, { error: `has an item longer than ${limits.listItem} characters` }),
+        { error: 'must be a JSON array or a list separated by ";"' },
       )
+      .max(limits.listItems, { error: `has more than ${limits.listItems} items` })
       .transform((items) => [...new Set(items.map(map))].filter((item) => item !== '')),
   );
+
+const yes = new Set(['yes', 'y', 'true', '1']);
+const no = new Set(['no', 'n', 'false', '0']);
+
+/** `yes`/`no`, `true`/`false`, `1`/`0` (any case), a boolean or 1/0; empty means yes. */
+export function readYesNo(value: unknown): unknown {
+  const v = emptyToUndefined(value);
+  if (v === undefined) return true;
+  if (typeof v === 'boolean') return v;
+  if (typeof v !== 'number' && typeof v !== 'string') return v;
+  const word = String(v).trim().toLowerCase();
+  if (yes.has(word)) return true;
+  if (no.has(word)) return false;
+  return v;
+}
+
+/**
+ * Client tags from `tag:<name>` columns (or a JSON `clientTags` object): names and values as
+ * text, empty ones left out. A problem names the tag's column, `tag:<name>`.
+ */
+const clientTags = z
+  .unknown()
+  .transform((value, ctx): Record<string, string> | undefined => {
+    let bag = emptyToUndefined(value);
+    if (bag === undefined) return undefined;
+    if (typeof bag === 'string' && bag.trim().startsWith('{')) {
+      try {
+        bag = JSON.parse(bag);
+      } catch {}
+    }
+    if (typeof bag !== 'object' || bag === null || Array.isArray(bag)) {
+      ctx.addIssue({
+        code: 'custom',
+        message: 'must be an object of tag names and values, e.g. {"campaign": "spring"}',
+      });
+      return z.NEVER;
+    }
+    const tags: [string, string][] = [];
+    for (const [rawName, raw] of Object.entries(bag)) {
+      const name = rawName.trim();
+      const column = `tag:${name}`;
+      const fail = (message: string) => ctx.addIssue({ code: 'custom', message, path: [column] });
+      const tagValue = emptyToUndefined(raw);
+      if (tagValue === undefined) continue;
+      if (typeof tagValue !== 'string' && typeof tagValue !== 'number' && typeof tagValue !== 'boolean') {
+        fail('must be text');
+        continue;
+      }
+      const problem = textProblem(name) ?? textProblem(String(tagValue));
+      if (problem) fail(problem);
+      else if (name === '') fail('has no tag name: write the column as tag:<name>, e.g. tag:campaign');
+      else if (name.length > limits.tagName) fail(`has a tag name longer than ${limits.tagName} characters`);
+      else if (String(tagValue).trim().length > limits.tagValue)
+        fail(`is longer than ${limits.tagValue} characters`);
+      else tags.push([name, String(tagValue).trim()]);
+    }
+    if (tags.length > limits.tags) {
+      ctx.addIssue({ code: 'custom', message: `has more than ${limits.tags} tags` });
+    }
+    return tags.length > 0 ? Object.fromEntries(tags) : undefined;
+  })
+  .optional();
 
 export const manifestRowSchema = z.object({
   // A missing id (absent key, empty CSV cell, JSON null) gets the same actionable message as a blank one.
   id: z.preprocess(
     (v) => v ?? '',
-    text(maxText.id).pipe(z.string().min(1, { error: 'is empty: every row needs the asset id' })),
+    text(limits.id).pipe(z.string().min(1, { error: 'is empty: every row needs the asset id' })),
   ),
-  version: z.preprocess((v) => emptyToUndefined(v) ?? '', text(maxText.key)),
-  source: z.preprocess((v) => emptyToUndefined(v) ?? '', text(maxText.key)),
+  version: z.preprocess((v) => emptyToUndefined(v) ?? '', text(limits.key)),
+  source: z.preprocess((v) => emptyToUndefined(v) ?? '', text(limits.key)),
   url: z.preprocess(
     emptyToUndefined,
     z
       .string({ error: 'is missing: every row needs a direct http(s) link to the media file' })
+      .superRefine(safeText)
       .trim()
-      .max(maxText.url, { error: `is longer than ${maxText.url} characters` })
+      .max(limits.url, { error: `is longer than ${limits.url} characters` })
       .refine((v) => !/\s/.test(v), { error: 'contains whitespace: encode spaces as %20' })
       .refine(isHttpUrl, { error: 'is not an absolute http(s) URL such as https://cdn.example.com/ad.mp4' }),
   ),
@@ -113,12 +149,16 @@ export const manifestRowSchema = z.object({
   channels: list(canonicalChannel),
   brands: list(),
   markets: list(),
-  name: optionalText(maxText.name),
-  description: optionalText(maxText.description),
-});
+  name: optionalText(limits.name),
+  description: optionalText(limits.description),
+  tagWanted: z.preprocess(
+    readYesNo,
+    z.boolean({ error: 'must be yes or no (true/false and 1/0 work too); leave it empty for yes' }),
+  ),
+  clientTags,
+} satisfies Record<ManifestField, z.ZodType>);
 
 export type ManifestRow = z.infer<typeof manifestRowSchema>;
-export type ManifestField = keyof ManifestRow;
 
 export interface RowProblem {
   field: string | null;
@@ -128,44 +168,34 @@ export interface RowProblem {
 
 export type RowOutcome = { ok: true; row: ManifestRow } | { ok: false; problems: RowProblem[] };
 
-const valuePreviewChars = 120;
-
-/** Validates a record whose keys are already manifest fields. */
-export function validateRow(record: Partial<Record<ManifestField, unknown>>): RowOutcome {
+/** Validates a record whose keys are already manifest fields: the row, or one problem per bad field. */
+export function validateRow(record: RecordFields): RowOutcome {
   const parsed = manifestRowSchema.safeParse(record);
   if (parsed.success) return { ok: true, row: parsed.data };
   const seen = new Set<string>();
   const problems: RowProblem[] = [];
   for (const issue of parsed.error.issues) {
-    const field = issue.path.length > 0 ? String(issue.path[0]) : null;
+    const [first, second] = issue.path;
+    const key = first === undefined ? null : String(first);
+    // A client tag's problem names the tag's own column, `tag:<name>`.
+    const tag = key === 'clientTags' && typeof second === 'string' ? second : undefined;
+    const field = tag ?? key;
     if (field !== null && seen.has(field)) continue;
     if (field !== null) seen.add(field);
-    const raw = field === null ? undefined : record[field as ManifestField];
+    const raw =
+      tag !== undefined ? tagValue(record.clientTags, tag.slice(4)) : key && record[key as ManifestField];
     problems.push({ field, value: previewValue(raw), message: `${field ?? 'row'} ${issue.message}` });
   }
   return { ok: false, problems };
 }
 
-export function previewValue(value: unknown): string | null {
-  if (value === undefined || value === null) return null;
-  const text = typeof value === 'string' ? value : safeStringify(value);
-  return text.length > valuePreviewChars ? `${text.slice(0, valuePreviewChars)}…` : text;
+function tagValue(bag: unknown, name: string): unknown {
+  if (typeof bag !== 'object' || bag === null) return undefined;
+  const entry = Object.entries(bag).find(([n]) => n.trim() === name);
+  return entry?.[1];
 }
 
-/** JSON where possible; never throws (bigints, cycles, functions fall back to String). */
-function safeStringify(value: unknown): string {
-  try {
-    const json = JSON.stringify(value);
-    if (typeof json === 'string') return json;
-  } catch {}
-  try {
-    return String(value);
-  } catch {
-    return Object.prototype.toString.call(value);
-  }
-}
-
-function isHttpUrl(value: string): boolean {
+export function isHttpUrl(value: string): boolean {
   try {
     const url = new URL(value);
     return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';

@@ -4,11 +4,14 @@ import { mkdirSync, mkdtempSync, rmSync, unlinkSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { asc, eq } from 'drizzle-orm';
+import ExcelJS from 'exceljs';
 import { pino } from 'pino';
 import { SimulatedClock } from '../../src/clock';
 import { type Db, openDatabase } from '../../src/db/open';
 import { type Asset, assets, manifestErrors, manifestFiles } from '../../src/db/schema';
 import { type IntakeSummary, intake } from '../../src/sync/intake';
+import { type ManifestFormat, readManifest } from '../../src/sync/manifest-read';
+import { ManifestParseError, type ManifestRecord } from '../../src/sync/manifest-record';
 
 export const silentLog = pino({ level: 'silent' });
 
@@ -31,6 +34,33 @@ export function tempFolder(prefix = 'creative-sync-intake-') {
   };
 }
 
+/** Reads a manifest whole: its records, its unknown columns, and the error that stopped it, if any. */
+export async function readAll(path: string, format: ManifestFormat) {
+  const reading = readManifest(path, format);
+  const records: ManifestRecord[] = [];
+  let error: ManifestParseError | undefined;
+  try {
+    for await (const record of reading.records) records.push(record);
+  } catch (thrown) {
+    if (!(thrown instanceof ManifestParseError)) throw thrown;
+    error = thrown;
+  }
+  return { records, unknownColumns: reading.notes.unknownColumns, headerLine: reading.headerLine, error };
+}
+
+/** Writes a workbook whose sheets hold the given rows (the first sheet first) and returns its path. */
+export async function writeWorkbook(path: string, sheets: [name: string, rows: unknown[][]][]) {
+  const workbook = new ExcelJS.Workbook();
+  for (const [name, rows] of sheets) {
+    const sheet = workbook.addWorksheet(name);
+    rows.forEach((row, i) => {
+      sheet.getRow(i + 1).values = row as ExcelJS.CellValue[];
+    });
+  }
+  await workbook.xlsx.writeFile(path);
+  return path;
+}
+
 export interface IntakeWorld extends ReturnType<typeof tempFolder> {
   manifestDir: string;
   db: Db;
@@ -43,6 +73,7 @@ export interface IntakeWorld extends ReturnType<typeof tempFolder> {
     field: string | null;
     value: string | null;
     message: string;
+    severity: 'error' | 'warning';
   }[];
   asset(clientId: string, version?: string, source?: string): Asset | undefined;
   allAssets(): Asset[];
@@ -87,6 +118,7 @@ export function intakeWorld(): IntakeWorld {
           field: manifestErrors.field,
           value: manifestErrors.value,
           message: manifestErrors.message,
+          severity: manifestErrors.severity,
         })
         .from(manifestErrors)
         .innerJoin(manifestFiles, eq(manifestFiles.id, manifestErrors.manifestFileId))

@@ -1,14 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  fieldForHeader,
-  foldHeader,
-  type ManifestField,
-  previewValue,
-  type RowOutcome,
-  splitList,
-  validateRow,
-} from '../../src/sync/manifest-row';
+import { type ManifestField, manifestFields } from '../../src/sync/manifest-columns';
+import { splitList } from '../../src/sync/manifest-list';
+import { limits, type RowOutcome, validateRow } from '../../src/sync/manifest-row';
+import { previewValue } from '../../src/sync/manifest-text';
 
 const good = { id: 'a1', url: 'https://cdn.example.com/a1.mp4' };
 
@@ -21,41 +16,6 @@ function rowOf(outcome: RowOutcome) {
   if (!outcome.ok) throw new Error(`expected a row, got ${JSON.stringify(outcome.problems)}`);
   return outcome.row;
 }
-
-describe('headers', () => {
-  it('folds case, spaces, underscores, dashes, dots and a BOM away', () => {
-    expect(foldHeader('Media ID')).toBe('mediaid');
-    expect(foldHeader('media_id')).toBe('mediaid');
-    expect(foldHeader('Media-Id')).toBe('mediaid');
-    expect(foldHeader('\uFEFFWorkspace.ID')).toBe('workspaceid');
-  });
-
-  it.each([
-    ['Media ID', 'id'],
-    ['Asset ID', 'id'],
-    ['id', 'id'],
-    ['\uFEFFid', 'id'],
-    ['workspace', 'workspaceId'],
-    ['Workspace ID', 'workspaceId'],
-    ['brand', 'brands'],
-    ['Brands', 'brands'],
-    ['Market', 'markets'],
-    ['platform', 'channels'],
-    ['Media URL', 'url'],
-    ['Download-URL', 'url'],
-    ['Asset Version', 'version'],
-    ['DAM', 'source'],
-    ['Title', 'name'],
-    ['notes', 'description'],
-  ])('maps the header %j to the field %s', (header, field) => {
-    expect(fieldForHeader(header)).toBe(field);
-  });
-
-  it('maps a header it does not know to no field', () => {
-    expect(fieldForHeader('colour')).toBeUndefined();
-    expect(fieldForHeader('')).toBeUndefined();
-  });
-});
 
 describe('splitList', () => {
   it('reads a JSON array, trimming, dropping empty items and duplicates', () => {
@@ -98,6 +58,8 @@ describe('validateRow', () => {
       markets: [],
       name: undefined,
       description: undefined,
+      tagWanted: true,
+      clientTags: undefined,
     });
   });
 
@@ -199,18 +161,7 @@ describe('validateRow', () => {
   });
 
   it('never throws and returns a row or at least one problem, whatever the record holds', () => {
-    const fields: ManifestField[] = [
-      'id',
-      'version',
-      'source',
-      'url',
-      'workspaceId',
-      'channels',
-      'brands',
-      'markets',
-      'name',
-      'description',
-    ];
+    const fields: readonly ManifestField[] = manifestFields;
     const value = fc.oneof(
       fc.anything({
         withBigInt: true,
@@ -232,7 +183,7 @@ describe('validateRow', () => {
           expect(outcome.row.url).toMatch(/^https?:\/\//i);
         } else {
           expect(outcome.problems.length).toBeGreaterThan(0);
-          for (const p of outcome.problems) expect(p.message).toMatch(new RegExp(`^${p.field ?? 'row'} `));
+          for (const p of outcome.problems) expect(p.message.startsWith(`${p.field ?? 'row'} `)).toBe(true);
         }
       }),
       { numRuns: 500 },
@@ -240,14 +191,123 @@ describe('validateRow', () => {
   });
 });
 
-describe('previewValue', () => {
-  it('shows text as it is, other values as JSON, and never throws', () => {
-    expect(previewValue('x')).toBe('x');
-    expect(previewValue(['a', 1])).toBe('["a",1]');
-    expect(previewValue(undefined)).toBeNull();
-    expect(previewValue(10n)).toBe('10');
-    const cycle: Record<string, unknown> = {};
-    cycle.self = cycle;
-    expect(previewValue(cycle)).toBe('[object Object]');
+describe('the tag column', () => {
+  it.each([
+    [undefined, true],
+    ['', true],
+    ['yes', true],
+    [' YES ', true],
+    ['y', true],
+    ['True', true],
+    ['1', true],
+    [1, true],
+    [true, true],
+    ['no', false],
+    ['N', false],
+    ['FALSE', false],
+    ['0', false],
+    [0, false],
+    [false, false],
+  ])('reads %j as %s', (tagWanted, wanted) => {
+    expect(rowOf(validateRow({ ...good, tagWanted })).tagWanted).toBe(wanted);
+  });
+
+  it.each(['maybe', '2', 2, 'summer;beach'])('rejects %j, saying what it takes', (tagWanted) => {
+    expect(problemsOf(validateRow({ ...good, tagWanted }))).toEqual([
+      {
+        field: 'tagWanted',
+        value: previewValue(tagWanted),
+        message: 'tagWanted must be yes or no (true/false and 1/0 work too); leave it empty for yes',
+      },
+    ]);
+  });
+});
+
+describe('client tags', () => {
+  const bag = (entries: Record<string, unknown>) => Object.assign(Object.create(null), entries);
+
+  it('keeps tag:<name> values as text, leaving empty ones out', () => {
+    const row = rowOf(
+      validateRow({ ...good, clientTags: bag({ campaign: ' Spring ', season: 2026, empty: '' }) }),
+    );
+    expect(row.clientTags).toEqual({ campaign: 'Spring', season: '2026' });
+  });
+
+  it('has no client tags when there are none, or all are empty', () => {
+    expect(rowOf(validateRow(good)).clientTags).toBeUndefined();
+    expect(rowOf(validateRow({ ...good, clientTags: bag({ campaign: ' ' }) })).clientTags).toBeUndefined();
+  });
+
+  it('keeps a tag named __proto__ as a tag', () => {
+    const row = rowOf(validateRow({ ...good, clientTags: bag(JSON.parse('{"__proto__": "x"}')) }));
+    expect(Object.entries(row.clientTags ?? {})).toEqual([['__proto__', 'x']]);
+    expect(JSON.stringify(row.clientTags)).toBe('{"__proto__":"x"}');
+  });
+
+  it('reads a clientTags object written as JSON text', () => {
+    expect(rowOf(validateRow({ ...good, clientTags: '{"campaign": "spring"}' })).clientTags).toEqual({
+      campaign: 'spring',
+    });
+  });
+
+  it('names the tag column in a problem', () => {
+    const long = 'v'.repeat(limits.tagValue + 1);
+    expect(problemsOf(validateRow({ ...good, clientTags: bag({ campaign: long, ok: 'fine' }) }))).toEqual([
+      {
+        field: 'tag:campaign',
+        value: `${'v'.repeat(120)}…`,
+        message: 'tag:campaign is longer than 256 characters',
+      },
+    ]);
+    expect(problemsOf(validateRow({ ...good, clientTags: bag({ season: { a: 1 } }) }))).toEqual([
+      { field: 'tag:season', value: '{"a":1}', message: 'tag:season must be text' },
+    ]);
+  });
+
+  it('rejects a clientTags value that is not an object, and more than 50 tags', () => {
+    expect(problemsOf(validateRow({ ...good, clientTags: ['a'] }))[0]?.message).toBe(
+      'clientTags must be an object of tag names and values, e.g. {"campaign": "spring"}',
+    );
+    const many = bag(Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`t${i}`, 'x'])));
+    expect(problemsOf(validateRow({ ...good, clientTags: many }))[0]?.message).toBe(
+      'clientTags has more than 50 tags',
+    );
+  });
+});
+
+describe('text that cannot be stored', () => {
+  it.each([
+    ['name', 'Hero\u0000cut'],
+    ['id', 'a\u00001'],
+    ['url', 'https://x.example/a\u0000.mp4'],
+    ['brands', 'Acme;Be\u0000ta'],
+  ])('rejects a NUL byte in %s', (field, value) => {
+    expect(problemsOf(validateRow({ ...good, [field]: value }))).toEqual([
+      {
+        field,
+        value: previewValue(value),
+        message: `${field} contains a NUL byte, so the file is probably not plain text: export it again as CSV UTF-8`,
+      },
+    ]);
+    expect(previewValue(value)).not.toContain('\u0000');
+  });
+
+  it.each([
+    ['a decoded byte that was not UTF-8', 'Caf\uFFFD'],
+    ['a lone high surrogate', 'Caf\uD800'],
+    ['a lone low surrogate', '\uDC00Caf'],
+  ])('rejects %s as not UTF-8', (_, name) => {
+    expect(problemsOf(validateRow({ ...good, name }))[0]?.message).toMatch(/^name is not valid UTF-8 text/);
+  });
+
+  it('stores formula-looking text, control characters and emoji as given', () => {
+    const name = '=HYPERLINK("http://evil.example","click")\t\u0007\u001b[31m 😀';
+    const row = rowOf(validateRow({ ...good, id: '+1-555', name, brands: '@SUM(A1);-2' }));
+    expect(row).toMatchObject({ id: '+1-555', name: name.trim(), brands: ['@SUM(A1)', '-2'] });
+  });
+
+  it('rejects a list with more than 100 items', () => {
+    const markets = Array.from({ length: 101 }, (_, i) => `m${i}`).join(';');
+    expect(problemsOf(validateRow({ ...good, markets }))[0]?.message).toBe('markets has more than 100 items');
   });
 });
