@@ -4,6 +4,9 @@
 // file, committed in transactions of the same size as intake's. Each case runs in its own child
 // process (`process.execPath --import tsx intake.ts case <name> <folder> <rows>`, which prints its
 // figures as JSON), so each peak RSS is its own, not the runner's nor another case's.
+// A third case, "writes alone", stores the same rows through intake's own writer with no file,
+// no parsing and no validation: the floor that the storage (an asset row with four indexes and
+// about four brand/market/channel rows with two each) puts under any intake on this schema.
 // Targets: at least 50% of the baseline's rows/s; peak RSS under 300 MB at 1M rows.
 import { execFileSync } from 'node:child_process';
 import { createReadStream, createWriteStream, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
@@ -15,7 +18,9 @@ import { parse } from 'csv-parse';
 import { pino } from 'pino';
 import { SimulatedClock } from '../../src/clock';
 import { openDatabase } from '../../src/db/open';
+import { canonicalChannel } from '../../src/sync/channels';
 import { intake } from '../../src/sync/intake';
+import { IntakeStatements, ManifestStore } from '../../src/sync/manifest-store';
 import { emit, isFull, measure } from '../measure';
 
 const SEED = 20261122;
@@ -108,6 +113,42 @@ async function ours(dir: string, format: 'csv' | 'jsonl') {
   return { rows: summary.rowsRead, accepted: summary.rowsAccepted };
 }
 
+/** The floor: the same rows, already valid, through intake's writer (a manifest_files row stands in for the file). */
+function writesAlone(dir: string, count: number) {
+  const db = openDatabase(join(dir, 'writes.db'));
+  const fileId = Number(
+    db.$client
+      .prepare(
+        "INSERT INTO manifest_files (path, sha256, size_bytes, status, first_seen_at, last_read_at) VALUES ('bench', '', 0, 'read', 0, 0)",
+      )
+      .run().lastInsertRowid,
+  );
+  const store = new ManifestStore(new IntakeStatements(db), fileId, 0);
+  let line = 1;
+  for (const [id, version, source, url, workspace, channels, brands, markets, name, campaign] of rows(
+    count,
+  )) {
+    line++;
+    store.row(line, {
+      id: id as string,
+      version: version as string,
+      source: source as string,
+      url: url as string,
+      workspaceId: Number(workspace),
+      channels: [...new Set((channels as string).split(';').map(canonicalChannel))],
+      brands: [brands as string],
+      markets: (markets as string).split(';'),
+      name,
+      description: undefined,
+      tagWanted: true,
+      clientTags: { campaign: campaign as string },
+    });
+  }
+  store.finish();
+  db.$client.close();
+  return { rows: count, accepted: count };
+}
+
 /** The baseline: csv-parse alone and a bare prepared INSERT of every row, in transactions of BATCH rows. */
 async function baseline(dir: string) {
   const sqlite = new Database(join(dir, 'baseline.db'));
@@ -135,9 +176,10 @@ async function baseline(dir: string) {
 }
 
 const cases = {
-  'intake csv': (dir: string) => ours(dir, 'csv'),
+  'intake csv': (dir: string, _count: number) => ours(dir, 'csv'),
   'intake jsonl': (dir: string) => ours(dir, 'jsonl'),
-  'baseline: csv-parse + INSERT': (dir: string) => baseline(dir),
+  'writes alone (no file, no parsing)': (dir: string, count: number) => writesAlone(dir, count),
+  'baseline: csv-parse + INSERT': (dir: string, _count: number) => baseline(dir),
 } as const;
 type CaseName = keyof typeof cases;
 
@@ -151,8 +193,8 @@ interface CaseResult {
 
 if (process.argv[2] === 'case') {
   // A child: one case, its figures as the last line of stdout.
-  const [, , , name, dir] = process.argv as [string, string, string, CaseName, string];
-  const { result, seconds, cpuSeconds, peakRssMb } = await measure(() => cases[name](dir));
+  const [, , , name, dir, count] = process.argv as [string, string, string, CaseName, string, string];
+  const { result, seconds, cpuSeconds, peakRssMb } = await measure(() => cases[name](dir, Number(count)));
   process.stdout.write(`${JSON.stringify({ ...result, seconds, cpuSeconds, peakRssMb })}\n`);
 } else {
   const count = isFull ? 1_000_000 : 100_000;
@@ -161,10 +203,14 @@ if (process.argv[2] === 'case') {
     const sizes = await generate(dir, count);
     const results = new Map<CaseName, CaseResult>();
     for (const name of Object.keys(cases) as CaseName[]) {
-      const stdout = execFileSync(process.execPath, ['--import', 'tsx', script, 'case', name, dir], {
-        encoding: 'utf8',
-        maxBuffer: 16 * 1024 * 1024,
-      });
+      const stdout = execFileSync(
+        process.execPath,
+        ['--import', 'tsx', script, 'case', name, dir, String(count)],
+        {
+          encoding: 'utf8',
+          maxBuffer: 16 * 1024 * 1024,
+        },
+      );
       results.set(name, JSON.parse(stdout.trim().split('\n').at(-1) ?? '{}') as CaseResult);
     }
     const base = results.get('baseline: csv-parse + INSERT');
@@ -194,6 +240,7 @@ if (process.argv[2] === 'case') {
         'Intake validates every row, stores assets with their brand, market and channel rows and the 0.5% bad rows as errors, after fingerprinting the file; the baseline only parses and inserts.',
         verdict('intake csv'),
         verdict('intake jsonl'),
+        `writes alone: ${Math.round((100 * (results.get('writes alone (no file, no parsing)')?.rows ?? 0)) / (results.get('writes alone (no file, no parsing)')?.seconds ?? 1) / baseRate)}% of the baseline's rate, the ceiling for any intake that stores these rows in this schema on one thread`,
       ],
     });
   } finally {

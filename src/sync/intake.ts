@@ -14,6 +14,7 @@ import { type ManifestFormat, manifestExtensions, manifestFormat, readManifest }
 import { ManifestParseError, type ManifestRecord } from './manifest-record';
 import { checkRow } from './manifest-row-fast';
 import { IntakeStatements, ManifestStore } from './manifest-store';
+import { previewValue } from './manifest-text';
 
 /** What intake did with one file it read. */
 export interface FileIntake {
@@ -202,7 +203,13 @@ async function intakeFile(
       file.columns = columns;
       store.problems(
         reading.headerLine,
-        [{ field: null, value: reading.notes.unknownColumns.join(', ') || null, message: columns }],
+        [
+          {
+            field: null,
+            value: previewValue(reading.notes.unknownColumns.join(', ') || null),
+            message: columns,
+          },
+        ],
         'warning',
       );
     }

@@ -15,6 +15,8 @@ export type Severity = 'error' | 'warning';
 export const batchSize = 5000;
 /** (asset, value) pairs per list INSERT: one statement of 500 rows costs a fifth less than 500 statements. */
 const listChunk = 500;
+/** Unknown channels named one by one in a file's warnings; the rest are counted together. */
+const maxNamedChannels = 100;
 
 type Queued =
   | { line: number; row: ManifestRow }
@@ -95,8 +97,10 @@ export class ManifestStore {
   private queue: Queued[] = [];
   /** Assets written from this file in this reading: a second row for one of them is a duplicate. */
   private readonly written = new IdSet();
-  /** Channels the service does not document, each with its first line and how many rows carry it. */
+  /** Channels the service does not document, each with its first line and how many rows carry it (at most 100 named). */
   private readonly strangeChannels = new Map<string, { line: number; rows: number }>();
+  /** Rows with further unknown channels, once 100 are named. */
+  private strangeBeyond = { line: 0, rows: 0 };
   private readonly otherFiles = new Map<number, string>();
   /** The list values to insert at the end of the batch, by asset: a later row of the same asset replaces them. */
   private pendingLists = new Map<number, { row: ManifestRow; withChannels: boolean }>();
@@ -113,7 +117,9 @@ export class ManifestStore {
       if (isKnownChannel(channel)) continue;
       const seen = this.strangeChannels.get(channel);
       if (seen) seen.rows++;
-      else this.strangeChannels.set(channel, { line, rows: 1 });
+      else if (this.strangeChannels.size < maxNamedChannels)
+        this.strangeChannels.set(channel, { line, rows: 1 });
+      else if (this.strangeBeyond.rows++ === 0) this.strangeBeyond.line = line;
     }
     if (this.queue.length >= batchSize) this.flush();
   }
@@ -127,21 +133,19 @@ export class ManifestStore {
   /** Adds the file's closing warnings and commits whatever is queued. */
   finish(): void {
     const list = knownChannels.slice(0, 6).join(', ');
+    const where = (line: number, rows: number) =>
+      rows > 1 ? `on ${rows} rows, first on line ${line}` : `on line ${line}`;
     for (const [channel, { line, rows }] of this.strangeChannels) {
-      const where = rows > 1 ? `on ${rows} rows, first on line ${line}` : `on line ${line}`;
-      this.problems(
-        line,
-        [
-          {
-            field: 'channels',
-            value: previewValue(channel),
-            message: `channels: "${shorten(channel, 40)}" is not a channel the service documents (${list}, …); it is kept and sent as written, so check its spelling (${where})`,
-          },
-        ],
-        'warning',
-      );
+      const message = `channels: "${shorten(channel, 40)}" is not a channel the service documents (${list}, …); it is kept and sent as written, so check its spelling (${where(line, rows)})`;
+      this.problems(line, [{ field: 'channels', value: previewValue(channel), message }], 'warning');
+    }
+    if (this.strangeBeyond.rows > 0) {
+      const { line, rows } = this.strangeBeyond;
+      const message = `channels: more channels the service does not document are kept as written (${where(line, rows)})`;
+      this.problems(line, [{ field: 'channels', value: null, message }], 'warning');
     }
     this.strangeChannels.clear();
+    this.strangeBeyond = { line: 0, rows: 0 };
     this.flush();
   }
 

@@ -341,6 +341,39 @@ describe('what intake stores', () => {
     });
   });
 
+  it('keeps an unknown channel, with one warning per file naming its rows, and counts past 100 together', async () => {
+    world.write(
+      'odd.csv',
+      csv(
+        'id,url,channels',
+        'a1,https://cdn.example.com/1.mp4,META;Myspace',
+        'a2,https://cdn.example.com/2.mp4,myspace',
+        'a3,https://cdn.example.com/3.mp4,MYSPACE;Friendster',
+      ),
+    );
+    world.write(
+      'many.jsonl',
+      Array.from({ length: 150 }, (_, i) =>
+        JSON.stringify({ id: `m${i}`, url: `https://cdn.example.com/m${i}.mp4`, channels: [`odd${i}`] }),
+      ).join('\n'),
+    );
+    await world.intake();
+    expect(world.lists(world.asset('a1')?.id ?? -1).channels).toEqual(['META', 'MYSPACE']);
+    const odd = world.errors().filter((e) => e.file === 'odd.csv');
+    expect(odd.map((e) => [e.line, e.severity, e.value])).toEqual([
+      [2, 'warning', 'MYSPACE'],
+      [4, 'warning', 'FRIENDSTER'],
+    ]);
+    expect(odd[0]?.message).toMatch(/\(on 3 rows, first on line 2\)$/);
+    const many = world.errors().filter((e) => e.file === 'many.jsonl');
+    expect(many).toHaveLength(101);
+    expect(many.at(-1)).toMatchObject({
+      line: 101,
+      message:
+        'channels: more channels the service does not document are kept as written (on 50 rows, first on line 101)',
+    });
+  });
+
   it("stores version and source as '' when absent, so the key stays unique", async () => {
     world.write('a.csv', csv('id,url', 'a1,https://cdn.example.com/a1.mp4'));
     await world.intake();
