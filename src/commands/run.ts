@@ -1,4 +1,5 @@
 // `creative-sync run`: one full run under the lock, then a short summary on stdout.
+import type { Run } from '../db/schema';
 import { exitCodes } from './handle-error';
 import { lockedRun } from './locked-run';
 import type { Flags } from './program';
@@ -22,23 +23,27 @@ export async function runCommand(flags: Flags, options: { wait?: boolean } = {})
       signal: stop.signal,
     });
     const { run } = result;
-    const tagged = run.details?.tagged;
     const lines = [
       `creative-sync run #${run.id} ${run.outcome}${config.mode === 'demo' ? ' (DEMO: simulated data)' : ''} in ${((Date.now() - realStart) / 1000).toFixed(1)}s`,
       `  organization: ${result.organization ?? 'unknown'}`,
-      `  manifests: ${run.filesRead} read; rows ${run.rowsAccepted} accepted, ${run.rowsRejected} rejected`,
-      `  this run: ${run.submitted} submitted, ${run.polled} status polls, ${run.scored} scored, ${run.finalFailures} did not score${tagged === undefined ? '' : `, ${tagged} tagged`}`,
+      manifestLine(run),
+      `  this run: ${run.submitted} submitted, ${run.polled} status polls, ${run.scored} scored, ${run.finalFailures} did not score`,
       `  still in flight: ${run.stillInFlight}${run.stillInFlight > 0 ? ' (the next run picks them up)' : ''}`,
       ...taggingLine(run.details),
       `  API calls: ${run.apiCalls}`,
     ];
     if (run.note) lines.push(`  note: ${run.note}`);
-    if (result.rejectedRows.length > 0) {
-      lines.push('  rejected manifest rows:');
-      for (const row of result.rejectedRows.slice(0, 20)) {
+    for (const severity of ['error', 'warning'] as const) {
+      const rows = result.rejectedRows.filter((r) => r.severity === severity);
+      if (rows.length === 0) continue;
+      lines.push(
+        severity === 'error' ? '  rejected manifest rows:' : '  manifest warnings (the rows went in):',
+      );
+      for (const row of rows.slice(0, 20)) {
         lines.push(`    ${row.path}${row.line === null ? '' : ` line ${row.line}`}: ${row.message}`);
       }
-      if (result.rejectedRows.length > 20) lines.push(`    … and ${result.rejectedRows.length - 20} more`);
+      if (rows.length > 20)
+        lines.push(`    … and ${rows.length - 20} more (all on the report's Issues sheet)`);
     }
     if (result.reportPath) lines.push(`  report: ${result.reportPath}`);
     if (result.reportNote) lines.push(`  note: ${result.reportNote}`);
@@ -61,4 +66,15 @@ function taggingLine(details: Record<string, number | string> | null): string[] 
   return [
     `  tagging: ${n('tagJobsSubmitted')} jobs sent, ${n('creativesTagged')} creatives tagged (${n('tagRows')} tag rows)${failed}${unsure}`,
   ];
+}
+
+/** What intake did: files read or unchanged, rows accepted and rejected, warnings. */
+function manifestLine(run: Run): string {
+  const n = (key: string) => Number(run.details?.[key] ?? 0);
+  const files = [`${run.filesRead} read`];
+  if (n('filesUnchanged')) files.push(`${n('filesUnchanged')} unchanged`);
+  if (n('filesUnreadable')) files.push(`${n('filesUnreadable')} unreadable`);
+  if (n('filesSkipped')) files.push(`${n('filesSkipped')} skipped (not a manifest type)`);
+  const warnings = n('rowWarnings') ? `, ${n('rowWarnings')} warnings` : '';
+  return `  manifests: ${files.join(', ')}; rows ${run.rowsAccepted} accepted, ${run.rowsRejected} rejected${warnings}`;
 }

@@ -40,7 +40,8 @@ export interface RunResult {
   /** Set when the report could not replace today's file (open in Excel) and was written beside it. */
   reportNote?: string;
   /** Manifest rows rejected in this run, for the summary on screen. */
-  rejectedRows: { path: string; line: number | null; field: string | null; message: string }[];
+  /** Manifest rows rejected (`error`) or let in with a remark (`warning`) in this run, for the summary on screen. */
+  rejectedRows: ManifestProblem[];
   organization: string | null;
 }
 
@@ -67,6 +68,8 @@ export async function runOnce(db: Db, options: RunOptions): Promise<RunResult> {
   const totals = { submitted: 0, polled: 0, scored: 0, finalFailures: 0 };
   /** Tagging's counts, summed over the rounds, for runs.details. */
   const tagging: Record<string, number> = {};
+  /** Intake's counts beyond the runs columns, for runs.details. */
+  let intakeDetails: Record<string, number> = {};
   let organization: string | null = null;
   let note: string | null = null;
   let outcome: Run['outcome'] = 'completed';
@@ -82,7 +85,7 @@ export async function runOnce(db: Db, options: RunOptions): Promise<RunResult> {
         stillInFlight,
         apiCalls: api.totalCalls(),
         apiCallsByEndpoint: api.callCounts(),
-        details: { ...tagging },
+        details: { ...intakeDetails, ...tagging },
         note,
         reportPath,
       })
@@ -94,6 +97,13 @@ export async function runOnce(db: Db, options: RunOptions): Promise<RunResult> {
   try {
     progress?.stage('intake');
     const intakeSummary = await intake(db, { manifestDir: config.manifestDir, clock, log });
+    intakeDetails = {
+      filesUnchanged: intakeSummary.filesUnchanged,
+      filesUnreadable: intakeSummary.filesUnreadable.length,
+      filesSkipped: intakeSummary.filesSkipped.length,
+      rowWarnings: intakeSummary.rowWarnings,
+      assetsNew: intakeSummary.assetsNew,
+    };
     progress?.found(intakeSummary.filesRead + intakeSummary.filesUnchanged);
     progress?.handled(intakeSummary.filesRead + intakeSummary.filesUnchanged);
     db.update(runs)
@@ -240,13 +250,22 @@ function nextDueAt(db: Db): number | null {
   return candidates.length > 0 ? Math.min(...candidates) : null;
 }
 
-function rejectedRows(db: Db, since: number): RunResult['rejectedRows'] {
+export interface ManifestProblem {
+  path: string;
+  line: number | null;
+  field: string | null;
+  message: string;
+  severity: 'error' | 'warning';
+}
+
+function rejectedRows(db: Db, since: number): ManifestProblem[] {
   return db
     .select({
       path: manifestFiles.path,
       line: manifestErrors.line,
       field: manifestErrors.field,
       message: manifestErrors.message,
+      severity: manifestErrors.severity,
     })
     .from(manifestErrors)
     .innerJoin(manifestFiles, eq(manifestFiles.id, manifestErrors.manifestFileId))
