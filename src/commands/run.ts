@@ -23,14 +23,33 @@ export async function runCommand(flags: Flags, options: { wait?: boolean } = {})
       signal: stop.signal,
     });
     const { run } = result;
+    const n = (key: string) => Number(run.details?.[key] ?? 0);
+    const seconds = ((Date.now() - realStart) / 1000).toFixed(1);
+    const table: [string, string][] = [
+      ['organization', result.organization ?? 'unknown'],
+      ['manifests', manifestFiles(run)],
+      ['new assets', String(n('assetsNew'))],
+      ['submitted', String(run.submitted)],
+      ['completed', `${n('completed')} (after ${run.polled} status polls)`],
+      ['scored', String(run.scored)],
+      ['tagged', taggedCell(run)],
+      ['did not score', String(run.finalFailures)],
+      [
+        'still in flight',
+        `${run.stillInFlight}${run.stillInFlight > 0 ? ' (the next run picks them up)' : ''}`,
+      ],
+      [
+        'rejected rows',
+        `${run.rowsRejected} (of ${run.rowsAccepted + run.rowsRejected} read; ${n('rowWarnings')} warnings)`,
+      ],
+      ['API calls', String(run.apiCalls)],
+      ['duration', `${seconds} s`],
+    ];
+    if (result.reportPath) table.push(['report', result.reportPath]);
+    const width = Math.max(...table.map(([label]) => label.length));
     const lines = [
-      `creative-sync run #${run.id} ${run.outcome}${config.mode === 'demo' ? ' (DEMO: simulated data)' : ''} in ${((Date.now() - realStart) / 1000).toFixed(1)}s`,
-      `  organization: ${result.organization ?? 'unknown'}`,
-      manifestLine(run),
-      `  this run: ${run.submitted} submitted, ${run.polled} status polls, ${run.scored} scored, ${run.finalFailures} did not score`,
-      `  still in flight: ${run.stillInFlight}${run.stillInFlight > 0 ? ' (the next run picks them up)' : ''}`,
-      ...taggingLine(run.details),
-      `  API calls: ${run.apiCalls}`,
+      `creative-sync run #${run.id} ${run.outcome}${config.mode === 'demo' ? ' (DEMO: simulated data)' : ''}`,
+      ...table.map(([label, value]) => `  ${label.padEnd(width)}  ${value}`),
     ];
     if (run.note) lines.push(`  note: ${run.note}`);
     for (const severity of ['error', 'warning'] as const) {
@@ -45,7 +64,6 @@ export async function runCommand(flags: Flags, options: { wait?: boolean } = {})
       if (rows.length > 20)
         lines.push(`    … and ${rows.length - 20} more (all on the report's Issues sheet)`);
     }
-    if (result.reportPath) lines.push(`  report: ${result.reportPath}`);
     if (result.reportNote) lines.push(`  note: ${result.reportNote}`);
     process.stdout.write(`${lines.join('\n')}\n`);
     if (run.outcome === 'interrupted') process.exitCode = exitCodes.interrupted;
@@ -55,26 +73,23 @@ export async function runCommand(flags: Flags, options: { wait?: boolean } = {})
   }
 }
 
-/** One line on tagging, when the run did any. */
-function taggingLine(details: Record<string, number | string> | null): string[] {
-  const n = (key: string) => Number(details?.[key] ?? 0);
-  if (n('tagJobsSubmitted') + n('tagJobsPolled') + n('tagRows') === 0) return [];
+/** Tagging's part of the summary: creatives tagged, rows, failures, unconfirmed submissions. */
+function taggedCell(run: Run): string {
+  const n = (key: string) => Number(run.details?.[key] ?? 0);
+  if (n('tagJobsSubmitted') + n('tagJobsPolled') + n('tagRows') === 0) return '0';
   const failed = n('creativesTagFailed') ? `, ${n('creativesTagFailed')} could not be tagged` : '';
   const unsure = n('tagJobsAmbiguous')
     ? `, ${n('tagJobsAmbiguous')} job submissions unconfirmed (retried next run)`
     : '';
-  return [
-    `  tagging: ${n('tagJobsSubmitted')} jobs sent, ${n('creativesTagged')} creatives tagged (${n('tagRows')} tag rows)${failed}${unsure}`,
-  ];
+  return `${n('creativesTagged')} creatives (${n('tagRows')} tag rows, ${n('tagJobsSubmitted')} jobs sent)${failed}${unsure}`;
 }
 
-/** What intake did: files read or unchanged, rows accepted and rejected, warnings. */
-function manifestLine(run: Run): string {
+/** Files read, unchanged, unreadable, skipped. */
+function manifestFiles(run: Run): string {
   const n = (key: string) => Number(run.details?.[key] ?? 0);
   const files = [`${run.filesRead} read`];
   if (n('filesUnchanged')) files.push(`${n('filesUnchanged')} unchanged`);
   if (n('filesUnreadable')) files.push(`${n('filesUnreadable')} unreadable`);
   if (n('filesSkipped')) files.push(`${n('filesSkipped')} skipped (not a manifest type)`);
-  const warnings = n('rowWarnings') ? `, ${n('rowWarnings')} warnings` : '';
-  return `  manifests: ${files.join(', ')}; rows ${run.rowsAccepted} accepted, ${run.rowsRejected} rejected${warnings}`;
+  return `${files.join(', ')}; ${run.rowsAccepted} rows accepted`;
 }

@@ -27,6 +27,8 @@ export interface AssetReportRow {
   manifestLine: number | null;
   lastError: string | null;
   lastTraceId: string | null;
+  /** How many tag-report rows name this asset (0 when it has not been tagged). */
+  tags: number;
 }
 
 function assetRowsSql(scope: RollupScope): string {
@@ -51,7 +53,9 @@ SELECT
   mf.path AS manifestPath,
   a.manifest_line AS manifestLine,
   a.last_error AS lastError,
-  a.last_trace_id AS lastTraceId
+  a.last_trace_id AS lastTraceId,
+  -- counted from creative_tags_asset_idx alone, one index range per asset
+  (SELECT COUNT(*) FROM creative_tags WHERE asset_id = a.id) AS tags
 FROM assets a
 LEFT JOIN workspaces w ON w.id = a.workspace_id
 LEFT JOIN manifest_files mf ON mf.id = a.manifest_file_id

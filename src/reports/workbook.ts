@@ -22,6 +22,8 @@ import { marketChannelSheet } from './sheets/market-channel';
 import { overviewSheet } from './sheets/overview';
 import { rescoreSheet } from './sheets/rescore';
 import { tagsSheet } from './sheets/tags';
+import { tagsByBrandSheet } from './sheets/tags-by-brand';
+import { tagsByChannelSheet } from './sheets/tags-by-channel';
 
 /** The sheets of the report, in order. One line per sheet builder (see the note at the top). */
 export const SHEETS: readonly SheetBuilder[] = [
@@ -36,6 +38,8 @@ export const SHEETS: readonly SheetBuilder[] = [
   issuesSheet,
   rescoreSheet,
   tagsSheet,
+  tagsByBrandSheet,
+  tagsByChannelSheet,
 ];
 
 /**

@@ -70,6 +70,8 @@ export async function runOnce(db: Db, options: RunOptions): Promise<RunResult> {
   const tagging: Record<string, number> = {};
   /** Intake's counts beyond the runs columns, for runs.details. */
   let intakeDetails: Record<string, number> = {};
+  /** Assets the service finished scoring during this run (scores fetched or not). */
+  let completed = 0;
   let organization: string | null = null;
   let note: string | null = null;
   let outcome: Run['outcome'] = 'completed';
@@ -85,7 +87,7 @@ export async function runOnce(db: Db, options: RunOptions): Promise<RunResult> {
         stillInFlight,
         apiCalls: api.totalCalls(),
         apiCallsByEndpoint: api.callCounts(),
-        details: { ...intakeDetails, ...tagging },
+        details: { ...intakeDetails, completed, ...tagging },
         note,
         reportPath,
       })
@@ -149,6 +151,7 @@ export async function runOnce(db: Db, options: RunOptions): Promise<RunResult> {
       totals.polled += reconciled.polled;
       totals.scored += collected.scored;
       totals.finalFailures += submitted.refused + reconciled.final;
+      completed += reconciled.completed;
       // The stages stop early on abort and return what they did; counted above, then stop.
       signal?.throwIfAborted();
       log.info(

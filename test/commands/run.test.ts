@@ -66,7 +66,7 @@ describe('creative-sync run, one at a time', () => {
     const outcomes = [a, b].sort((x, y) => x.code - y.code);
     expect(outcomes.map((o) => o.code)).toEqual([0, 75]);
     const [ran, refused] = outcomes as [(typeof outcomes)[0], (typeof outcomes)[0]];
-    expect(ran.stdout).toMatch(/run #1 completed in/);
+    expect(ran.stdout).toMatch(/run #1 completed$/m);
     expect(refused.stderr).toMatch(
       new RegExp(
         `^creative-sync: Another creative-sync run is in progress \\(pid \\d+ on ${hostname()}, \`run\` started .+\\), so this one does not start\\.`,
@@ -97,7 +97,7 @@ describe('creative-sync run, one at a time', () => {
     unlinkSync(lockFile(dir));
     const outcome = await waiting.exited;
     expect(outcome.code).toBe(0);
-    expect(outcome.stdout).toMatch(/run #1 completed in/);
+    expect(outcome.stdout).toMatch(/run #1 completed$/m);
     expect(existsSync(lockFile(dir))).toBe(false);
   });
 
@@ -119,7 +119,7 @@ describe('creative-sync run, one at a time', () => {
         `WARN: The lock .*creative-sync\\.db\\.lock was left by pid ${gone} on ${hostname()}, .* which is no longer running; taking it over\\.`,
       ),
     );
-    expect(outcome.stdout).toMatch(/run #1 completed in/);
+    expect(outcome.stdout).toMatch(/run #1 completed$/m);
     expect(existsSync(lockFile(dir))).toBe(false);
   });
 });
@@ -135,8 +135,8 @@ describe('creative-sync run, stopped by SIGTERM', () => {
 
     expect(stopped.code).toBe(130);
     expect(stopped.stderr).toMatch(/SIGTERM: finishing the calls in hand, then stopping/);
-    expect(stopped.stdout).toMatch(/run #1 interrupted in/);
-    expect(stopped.stdout).toMatch(/still in flight: 6 \(the next run picks them up\)/);
+    expect(stopped.stdout).toMatch(/run #1 interrupted$/m);
+    expect(stopped.stdout).toMatch(/still in flight +6 \(the next run picks them up\)/);
     const [interrupted] = runsOf(dir);
     expect(interrupted).toMatchObject({
       outcome: 'interrupted',
@@ -150,7 +150,8 @@ describe('creative-sync run, stopped by SIGTERM', () => {
 
     const next = await creativeSync(['run'], dir, env);
     expect(next.code).toBe(0);
-    expect(next.stdout).toMatch(/this run: 0 submitted, \d+ status polls, 6 scored/);
+    expect(next.stdout).toMatch(/^ +submitted +0$/m);
+    expect(next.stdout).toMatch(/^ +scored +6$/m);
     expect(runsOf(dir)[1]).toMatchObject({ outcome: 'completed', still_in_flight: 0, submitted: 0 });
     expect(simulator.stats().mediaCreated).toBe(assetCount);
     expect(simulator.stats().duplicateSubmits).toBe(0);

@@ -67,7 +67,8 @@ describe('demo mode (no SCORING_API_URL)', () => {
   it('runs the sample manifests against the built-in simulator and writes a demo report', async () => {
     const { stdout } = await creativeSync(['run'], { cwd: dir, env });
     expect(stdout).toMatch(/run #1 completed \(DEMO: simulated data\)/);
-    expect(stdout).toMatch(/rows 32 accepted, 1 rejected/);
+    expect(stdout).toMatch(/32 rows accepted/);
+    expect(stdout).toMatch(/rejected rows +1 \(of 33 read/);
     expect(stdout).toMatch(/summer-launch\.json line 13: url is missing/);
     expect(existsSync(reportPath)).toBe(true);
     expect(existsSync(join(dir, 'data', 'creative-sync.db'))).toBe(false);
@@ -90,7 +91,7 @@ describe('demo mode (no SCORING_API_URL)', () => {
   it('submits nothing new the second time and rewrites the report with the same figures', async () => {
     const before = await byChannelMeans(reportPath);
     const { stdout } = await creativeSync(['run'], { cwd: dir, env });
-    expect(stdout).toMatch(/this run: 0 submitted/);
+    expect(stdout).toMatch(/^ +submitted +0$/m);
     expectSameMeans(await byChannelMeans(reportPath), before);
     const simulator = await startSimulator({
       clock: new SimulatedClock(),
@@ -136,8 +137,9 @@ describe('against a service at SCORING_API_URL', () => {
 
   it('submits, polls, scores and reports; the By Channel sheet equals what the service scored', async () => {
     const { stdout } = await creativeSync(['run'], { cwd: dir, env });
-    expect(stdout).toMatch(/run #1 completed in/);
-    expect(stdout).toMatch(/rows 3 accepted, 2 rejected/);
+    expect(stdout).toMatch(/run #1 completed$/m);
+    expect(stdout).toMatch(/3 rows accepted/);
+    expect(stdout).toMatch(/rejected rows +2 \(of 5 read/);
     expect(simulator.stats().mediaCreated).toBe(3);
     expectSameMeans(
       await byChannelMeans(join(dir, 'reports', `creative-report-${today()}.xlsx`)),
@@ -161,7 +163,7 @@ describe('against a service at SCORING_API_URL', () => {
 
   it('creates no media at the service on a second run', async () => {
     const { stdout } = await creativeSync(['run'], { cwd: dir, env });
-    expect(stdout).toMatch(/this run: 0 submitted/);
+    expect(stdout).toMatch(/^ +submitted +0$/m);
     expect(simulator.stats().mediaCreated).toBe(3);
     expect(simulator.stats().duplicateSubmits).toBe(0);
   });

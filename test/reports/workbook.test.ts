@@ -24,6 +24,9 @@ const CORE_SHEETS = [
   'Rescore',
 ];
 
+/** The tagging issue's sheets, straight after the core ones. */
+const TAG_SHEETS = ['Tags', 'Tags by Brand', 'Tags by Channel'];
+
 const SCORE_SHEETS = CORE_SHEETS.filter((name) => !['Guidelines', 'Issues', 'Rescore'].includes(name));
 
 const ROLLUP_HEADER = [
@@ -92,6 +95,7 @@ describe('the workbook', () => {
     const names = workbook.worksheets.map((s) => s.name);
     expect(names).toEqual(SHEETS.map((s) => s.name));
     expect(names.slice(0, CORE_SHEETS.length)).toEqual(CORE_SHEETS);
+    expect(names.slice(CORE_SHEETS.length, CORE_SHEETS.length + TAG_SHEETS.length)).toEqual(TAG_SHEETS);
   });
 
   it.each([
@@ -160,6 +164,7 @@ describe('the workbook', () => {
       'TIKTOK score',
       'X score',
       'YOUTUBE score',
+      'Tags',
       'Submitted at',
       'Completed at',
       'Manifest file',
@@ -230,7 +235,9 @@ describe('the workbook', () => {
     expect(brand.getCell('G4').numFmt).toBe('0.0%');
     const assetsSheet = readSheet(workbook, 'Assets').sheet;
     expect(assetsSheet.getCell('L4').numFmt).toBe('0.0%');
-    expect(assetsSheet.getCell('P4').numFmt).toBe('yyyy-mm-dd hh:mm');
+    // P is Tags, after the four channel scores.
+    expect(assetsSheet.getCell('P4').numFmt).toBe('#,##0');
+    expect(assetsSheet.getCell('Q4').numFmt).toBe('yyyy-mm-dd hh:mm');
     expect(assetsSheet.getCell('D4').numFmt).toBe('@');
   });
 

@@ -37,6 +37,7 @@ export const assetsSheet: SheetBuilder = {
       { header: 'Sync state', width: 12, kind: 'text' },
       { header: 'Remote status', width: 13, kind: 'text' },
       ...channels.map((channel): Column => ({ header: `${channel} score`, width: 10, kind: 'percent' })),
+      { header: 'Tags', width: 8, kind: 'integer' },
       { header: 'Submitted at', width: 17, kind: 'date' },
       { header: 'Completed at', width: 17, kind: 'date' },
       { header: 'Manifest file', width: 30, kind: 'text' },
@@ -48,6 +49,7 @@ export const assetsSheet: SheetBuilder = {
     const note =
       `One row per asset. ${versionsNote(ctx.options)} ` +
       `${SCORE_DEFINITION} A channel's score is blank when the asset was not scored on it. ` +
+      'Tags: rows of the tagging reports for the asset (0 when untagged). ' +
       'Why not scored: the last error, or what the state means; Trace ID is what support asks for. ' +
       'Times are local.';
     const scope = ctx.rollups.scope;
@@ -70,6 +72,7 @@ export const assetsSheet: SheetBuilder = {
         r.syncState,
         r.remoteStatus,
         ...channels.map((channel) => r.scores[channel] ?? null),
+        r.tags,
         excelLocalDate(r.submittedAt),
         excelLocalDate(r.completedAt),
         r.manifestPath,
