@@ -1,7 +1,9 @@
 // Collect: COMPLETE assets → scores (summary and per-guideline detail) → channel_scores and
 // guideline_results, replaced whole in one transaction so a re-fetch never duplicates rows.
 // Each result is checked for consistency; what disagrees is recorded, never fatal.
-import { and, eq, inArray, lte } from 'drizzle-orm';
+import type { Statement } from 'better-sqlite3';
+import { and, eq, getTableName, inArray, lte } from 'drizzle-orm';
+import type { Db } from '../db/open';
 import { assetIssues, assets, channelScores, guidelineResults, guidelines } from '../db/schema';
 import type { ScoreResult } from './api/schemas';
 import type { StageContext } from './context';
@@ -92,13 +94,12 @@ export function storeScores(
             .where(inArray(guidelines.channel, channels))
             .all();
     const matched = matchGuidelines(result.detail, candidates, workspaceId);
-    const details = result.detail.map((d, i) => ({ assetId, ...d, guidelineId: matched[i] ?? null }));
-    // SQLite caps bound parameters per statement; insert the detail in slices.
-    for (let i = 0; i < details.length; i += 100) {
-      tx.insert(guidelineResults)
-        .values(details.slice(i, i + 100))
-        .run();
-    }
+    // One prepared statement, row by row: drizzle would build and prepare a multi-row INSERT for
+    // every asset, about a third of this stage's CPU (bench/scenarios/full-run.ts, BENCHMARKS.md).
+    const insertDetail = detailInsert(ctx.db);
+    result.detail.forEach((d, i) => {
+      insertDetail.run(assetId, d.channel, d.name, d.rule, d.result, d.weight, matched[i] ?? null);
+    });
 
     const issues = checkScore(result).map((issue) => ({
       assetId,
@@ -123,4 +124,19 @@ export function storeScores(
       .where(eq(assets.id, assetId))
       .run();
   });
+}
+
+/** The guideline_results INSERT, prepared once per connection (inside storeScores' transaction it joins it). */
+const detailInserts = new WeakMap<Db['$client'], Statement>();
+
+function detailInsert(db: Db): Statement {
+  let statement = detailInserts.get(db.$client);
+  if (!statement) {
+    statement = db.$client.prepare(
+      `INSERT INTO ${getTableName(guidelineResults)} (asset_id, channel, name, rule, result, weight, guideline_id)
+       VALUES (?, ?, ?, ?, ?, ?, ?)`,
+    );
+    detailInserts.set(db.$client, statement);
+  }
+  return statement;
 }

@@ -66,8 +66,12 @@ const excelSafe = (c: string) =>
 const asObject = (r: readonly string[]) =>
   Object.fromEntries(columns.map((name, i) => [name, r[i]]).filter(([, v]) => v !== ''));
 
+/** A fresh file name each time: the same bytes under a name intake has seen are (rightly) not read again. */
+let serial = 0;
+
 /** Writes `rows` as a manifest in `format`; returns its name and how many rows it holds. */
 async function writeManifest(rows: Row[], format: 'csv' | 'jsonl' | 'json' | 'xlsx', variant: number) {
+  const base = `random-${++serial}`;
   if (format === 'csv') {
     const delimiter = [',', ';', '\t'][variant % 3] as string;
     const eol = variant % 2 === 0 ? '\n' : '\r\n';
@@ -76,29 +80,29 @@ async function writeManifest(rows: Row[], format: 'csv' | 'jsonl' | 'json' | 'xl
       columns.join(delimiter),
       ...rows.map((r) => r.map((c) => quote(c.replaceAll('\0', ''))).join(delimiter)),
     ].join(eol);
-    world.write('random.csv', `${variant % 4 === 0 ? '\uFEFF' : ''}${text}`);
+    world.write(`${base}.csv`, `${variant % 4 === 0 ? '\uFEFF' : ''}${text}`);
     return {
-      name: 'random.csv',
+      name: `${base}.csv`,
       rows: rows.filter((r) => !blank(r.map((c) => c.replaceAll('\0', '')))).length,
     };
   }
   if (format === 'jsonl') {
     world.write(
-      'random.jsonl',
+      `${base}.jsonl`,
       rows.map((r) => JSON.stringify(asObject(r))).join(variant % 2 === 0 ? '\n' : '\r\n'),
     );
-    return { name: 'random.jsonl', rows: rows.length };
+    return { name: `${base}.jsonl`, rows: rows.length };
   }
   if (format === 'json') {
     world.write(
-      'random.json',
+      `${base}.json`,
       JSON.stringify(variant % 2 === 0 ? rows.map(asObject) : { assets: rows.map(asObject) }),
     );
-    return { name: 'random.json', rows: rows.length };
+    return { name: `${base}.json`, rows: rows.length };
   }
   const safe = rows.map((r) => r.map(excelSafe));
-  await writeWorkbook(join(world.manifestDir, 'random.xlsx'), [['Sheet1', [[...columns], ...safe]]]);
-  return { name: 'random.xlsx', rows: safe.filter((r) => !blank(r)).length };
+  await writeWorkbook(join(world.manifestDir, `${base}.xlsx`), [['Sheet1', [[...columns], ...safe]]]);
+  return { name: `${base}.xlsx`, rows: safe.filter((r) => !blank(r)).length };
 }
 
 describe('intake of generated manifests', () => {
@@ -146,13 +150,15 @@ describe('intake of random bytes', () => {
   ];
 
   it('never throws, and every file it reads adds up', async () => {
+    // A fresh name each time: the same bytes under a name intake has seen are (rightly) not read again.
+    let n = 0;
     await fc.assert(
       fc.asyncProperty(
         fc.constantFrom(...prefixes),
         fc.uint8Array({ maxLength: 3000 }),
         fc.constantFrom('.csv', '.tsv', '.json', '.jsonl', '.ndjson', '.xlsx'),
         async (prefix, bytes, extension) => {
-          const name = `random${extension}`;
+          const name = `random-${++n}${extension}`;
           world.write(name, Buffer.concat([Buffer.from(prefix, 'latin1'), bytes]));
           const summary = await world.intake();
           const file = summary.files.find((f) => f.path.endsWith(name));
