@@ -127,13 +127,16 @@ export async function startSimulator(options: SimulatorOptions): Promise<Running
   return {
     url: `http://${urlHost}:${port}`,
     close() {
-      const api = new Promise<void>((resolve, reject) => {
-        registry.flush();
-        server.close((error) => (error ? reject(error) : resolve()));
-        // Keep-alive sockets of clients would otherwise hold close() open.
-        server.closeAllConnections();
-      });
-      closed ??= Promise.all([api, storage.close()]).then(() => undefined);
+      // Once only: a second server.close() rejects with ERR_SERVER_NOT_RUNNING.
+      closed ??= Promise.all([
+        new Promise<void>((resolve, reject) => {
+          registry.flush();
+          server.close((error) => (error ? reject(error) : resolve()));
+          // Keep-alive sockets of clients would otherwise hold close() open.
+          server.closeAllConnections();
+        }),
+        storage.close(),
+      ]).then(() => undefined);
       return closed;
     },
     stats: () => ({
