@@ -2,6 +2,7 @@
 // from a fixed seed, so every run of a scenario works on the same data. Written as a manifest CSV
 // in the shape a DAM exports (the columns the README documents), a row at a time, never held whole.
 import { createWriteStream } from 'node:fs';
+import { seededRandom } from '../src/random';
 
 export const SEED = 20261122;
 
@@ -52,21 +53,9 @@ export interface GeneratedAsset {
   name: string;
 }
 
-/** mulberry32: a small, fixed-seed generator. */
-export function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** `count` assets, the same ones for the same seed: 1–3 channels, 1–2 brands, 1–2 markets each. */
 export function* generateAssets(count: number, seed = SEED): Generator<GeneratedAsset> {
-  const rnd = random(seed);
+  const rnd = seededRandom(seed);
   const pick = <T>(items: readonly T[]): T => items[Math.floor(rnd() * items.length)] as T;
   const some = <T>(items: readonly T[], most: number): T[] => {
     const n = 1 + Math.floor(rnd() * most);

@@ -8,8 +8,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openDatabase } from '../../src/db/open';
+import { seededRandom } from '../../src/random';
 import { dueForPollingQuery, pickDueForPolling } from '../../src/sync/reconcile';
-import { generateAssets, random } from '../generate';
+import { generateAssets } from '../generate';
 import { emit, isFull, measure } from '../measure';
 
 const IN_FLIGHT = 5_000;
@@ -37,7 +38,7 @@ interface PickFigures {
 async function pickChild(path: string, finished: number): Promise<PickFigures> {
   const db = openDatabase(path);
   const sqlite = db.$client;
-  const rnd = random(7);
+  const rnd = seededRandom(7);
   // Finished assets first, then the ones in flight: one prepared statement, one transaction.
   const insert = sqlite.prepare(
     `INSERT INTO assets (client_id, version, source, url, workspace_id, unique_id, remote_status, sync_state,

@@ -18,6 +18,7 @@ import { parse } from 'csv-parse';
 import { pino } from 'pino';
 import { SimulatedClock } from '../../src/clock';
 import { openDatabase } from '../../src/db/open';
+import { seededRandom } from '../../src/random';
 import { canonicalChannel } from '../../src/sync/channels';
 import { intake } from '../../src/sync/intake';
 import { IntakeStatements, ManifestStore } from '../../src/sync/manifest-store';
@@ -40,21 +41,9 @@ const COLUMNS = [
 ];
 const script = fileURLToPath(import.meta.url);
 
-/** mulberry32: a small, fixed-seed generator, so every run writes the same manifests. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** One row in the shape a DAM exports: about 1 in 200 has a broken url, so the error path is measured too. */
 function* rows(count: number): Generator<string[]> {
-  const rnd = random(SEED);
+  const rnd = seededRandom(SEED);
   const pick = <T>(items: readonly T[]) => items[Math.floor(rnd() * items.length)] as T;
   for (let i = 0; i < count; i++) {
     const id = `NW-${String(i).padStart(7, '0')}`;

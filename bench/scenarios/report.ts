@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import ExcelJS from 'exceljs';
 import { openDatabase } from '../../src/db/open';
+import { seededRandom } from '../../src/random';
 import { EXCEL_MAX_ROWS } from '../../src/reports/layout';
 import { writeReport } from '../../src/reports/write-report';
 import { emit, isFull, measure } from '../measure';
@@ -24,23 +25,11 @@ const arg = (name: string) => {
   return i >= 0 ? process.argv[i + 1] : undefined;
 };
 
-/** mulberry32: a small, fixed-seed generator, so every run builds the same database. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 function build(path: string, size: number): void {
   const db = openDatabase(path);
   const sqlite = db.$client;
   sqlite.pragma('synchronous = OFF');
-  const rnd = random(SEED);
+  const rnd = seededRandom(SEED);
   const now = Date.UTC(2025, 2, 9, 2);
   const insertAsset = sqlite.prepare(
     `INSERT INTO assets (client_id, version, source, url, name, workspace_id, sync_state, remote_status,

@@ -7,9 +7,9 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { acceleratedClock } from '../../src/clock';
 import { openDatabase } from '../../src/db/open';
+import { seededRandom } from '../../src/random';
 import { brandRollup, channelRollup, marketRollup } from '../../src/reports/rollups';
 import { DEMO_API_KEY, type RunningSimulator, startSimulator } from '../../src/simulator';
-import { seededRandom } from '../../src/sync/api/retry';
 import { runAndKill, runCli } from './cli';
 import { faultManifestParts } from './manifest';
 

@@ -2,10 +2,10 @@
 // simulator (here with seeded faults), and a client whose retries sleep on the simulated
 // clock and draw their jitter from a seed, so a faulty run takes no real time to wait out.
 import { loadConfig } from '../../src/config';
+import { seededRandom } from '../../src/random';
 import { brandRollup, channelRollup, marketRollup } from '../../src/reports/rollups';
 import { DEMO_API_KEY, type FaultOptions } from '../../src/simulator';
 import { ApiClient } from '../../src/sync/api/client';
-import { seededRandom } from '../../src/sync/api/retry';
 import { type RunResult, runOnce } from '../../src/sync/run';
 import { createHarness, type Harness, silentLog } from '../sync/harness';
 

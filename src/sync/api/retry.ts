@@ -75,18 +75,6 @@ export function decideRetry(
   return { action: 'retry', delayMs: Math.max(policy.minDelayMs, askedMs ?? jittered) };
 }
 
-/** A small seeded generator (mulberry32), so tests and simulations draw the same jitter every time. */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
-
 /**
  * Seconds a `Retry-After` header asks for: a number of seconds, or an HTTP date. A date is
  * counted from the answer's own `Date` header when it has one, so a skewed local clock does

@@ -1,12 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { seededRandom } from '../../../src/random';
 import { CircuitBreaker } from '../../../src/sync/api/circuit-breaker';
-import {
-  decideRetry,
-  defaultRetryPolicy,
-  isIdempotent,
-  parseRetryAfter,
-  seededRandom,
-} from '../../../src/sync/api/retry';
+import { decideRetry, defaultRetryPolicy, isIdempotent, parseRetryAfter } from '../../../src/sync/api/retry';
 
 const policy = { maxAttempts: 4, baseDelayMs: 1_000, maxDelayMs: 8_000, minDelayMs: 250, maxWaitMs: 60_000 };
 const server = { kind: 'server' as const, retryAfterSeconds: undefined };
