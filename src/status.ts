@@ -36,7 +36,8 @@ export function readStatus(db: Db, now: number) {
     })
     .from(assets)
     .where(inFlight)
-    .orderBy(assets.submittedAt)
+    // Submissions run concurrently, so the manifest's order says nothing; ties go to the first row written.
+    .orderBy(assets.submittedAt, assets.id)
     .limit(1)
     .get();
   const dueNow =

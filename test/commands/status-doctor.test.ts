@@ -2,6 +2,7 @@
 import { writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { acceleratedClock } from '../../src/clock';
 import { DEMO_API_KEY, type RunningSimulator, startSimulator } from '../../src/simulator';
@@ -51,8 +52,14 @@ describe('creative-sync status --json', () => {
     expect(status.database).toBe('./data/creative-sync.db');
     expect(status.runInProgress).toBeNull();
     expect(status.assets.bySyncState).toEqual({ submitted: 4 });
+    // Submissions run concurrently, so which of the four went first is read from the database.
+    const database = new Database(join(dir, 'data', 'creative-sync.db'), { readonly: true });
+    const first = database
+      .prepare('SELECT client_id AS clientId FROM assets ORDER BY submitted_at, id LIMIT 1')
+      .get() as { clientId: string };
+    database.close();
     expect(status.oldestInFlight).toMatchObject({
-      clientId: 'N-1',
+      clientId: first.clientId,
       version: 'v1',
       source: '',
       syncState: 'submitted',
