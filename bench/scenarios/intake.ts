@@ -5,8 +5,9 @@
 // process (`process.execPath --import tsx intake.ts case <name> <folder> <rows>`, which prints its
 // figures as JSON), so each peak RSS is its own, not the runner's nor another case's.
 // A third case, "writes alone", stores the same rows through intake's own writer with no file,
-// no parsing and no validation: the floor that the storage (an asset row with four indexes and
-// about four brand/market/channel rows with two each) puts under any intake on this schema.
+// no parsing and no validation, on one thread: what the storage (an asset row with four indexes
+// and about four brand/market/channel rows) costs. Intake overlaps that with reading the next
+// rows, writing from a worker thread, so it can beat the sum of the two.
 // Targets: at least 50% of the baseline's rows/s; peak RSS under 300 MB at 1M rows.
 import { execFileSync } from 'node:child_process';
 import { createReadStream, createWriteStream, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
@@ -112,7 +113,7 @@ function writesAlone(dir: string, count: number) {
       )
       .run().lastInsertRowid,
   );
-  const store = new ManifestStore(new IntakeStatements(db), fileId, 0);
+  const store = new ManifestStore(new IntakeStatements(db.$client), fileId, 0);
   let line = 1;
   for (const [id, version, source, url, workspace, channels, brands, markets, name, campaign] of rows(
     count,
@@ -229,7 +230,7 @@ if (process.argv[2] === 'case') {
         'Intake validates every row, stores assets with their brand, market and channel rows and the 0.5% bad rows as errors, after fingerprinting the file; the baseline only parses and inserts.',
         verdict('intake csv'),
         verdict('intake jsonl'),
-        `writes alone: ${Math.round((100 * (results.get('writes alone (no file, no parsing)')?.rows ?? 0)) / (results.get('writes alone (no file, no parsing)')?.seconds ?? 1) / baseRate)}% of the baseline's rate, the ceiling for any intake that stores these rows in this schema on one thread`,
+        `writes alone: ${Math.round((100 * (results.get('writes alone (no file, no parsing)')?.rows ?? 0)) / (results.get('writes alone (no file, no parsing)')?.seconds ?? 1) / baseRate)}% of the baseline's rate: the storage's own cost on one thread, which intake overlaps with reading (rows written from a worker thread for files from 4 MB)`,
       ],
     });
   } finally {

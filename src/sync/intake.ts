@@ -10,10 +10,10 @@ import { eq } from 'drizzle-orm';
 import type { Clock } from '../clock';
 import type { Db } from '../db/open';
 import { manifestErrors, manifestFiles } from '../db/schema';
-import { type ManifestFormat, manifestExtensions, manifestFormat, readManifest } from './manifest-read';
-import { ManifestParseError, type ManifestRecord } from './manifest-record';
-import { checkRow } from './manifest-row-fast';
-import { IntakeStatements, ManifestStore } from './manifest-store';
+import { type CheckedFile, type CheckedRow, checkManifest } from './manifest-check';
+import { type ManifestFormat, manifestExtensions, manifestFormat } from './manifest-read';
+import { IntakeStatements, ManifestStore, type ManifestWriter } from './manifest-store';
+import { OffThreadStore } from './manifest-store-thread';
 import { previewValue } from './manifest-text';
 
 /** What intake did with one file it read. */
@@ -60,12 +60,24 @@ interface Logger {
   info(obj: object, msg: string): void;
 }
 
+/**
+ * Files from this size on have their rows written by a worker thread while this one reads and
+ * checks the next: about 30,000 CSV rows, where the two threads save a third of the time.
+ */
+export const offThreadBytes = 4 * 1024 * 1024;
+
 /** README files, dotfiles and Excel's `~$` lock files are never manifests. */
 const ignoredFiles = /^(\.|readme|~\$)/i;
 
 export async function intake(
   db: Db,
-  options: { manifestDir: string; clock: Clock; log: Logger },
+  options: {
+    manifestDir: string;
+    clock: Clock;
+    log: Logger;
+    /** Files from this size on are written from a worker thread; `offThreadBytes` unless a test says otherwise. */
+    offThreadBytes?: number;
+  },
 ): Promise<IntakeSummary> {
   const { log } = options;
   const summary: IntakeSummary = {
@@ -91,7 +103,7 @@ export async function intake(
     return summary;
   }
 
-  const statements = new IntakeStatements(db);
+  const statements = new IntakeStatements(db.$client);
   for (const name of names) {
     if (ignoredFiles.test(name)) continue;
     const path = join(options.manifestDir, name);
@@ -106,7 +118,10 @@ export async function intake(
       log.warn({ file: path }, `${path}: not a manifest format (${manifestExtensions.join(', ')}), skipped`);
       continue;
     }
-    const file = await intakeFile(db, statements, path, format, options.clock.now());
+    const file = await intakeFile(db, statements, path, format, {
+      now: options.clock.now(),
+      offThreadBytes: options.offThreadBytes ?? offThreadBytes,
+    });
     if (file === 'unchanged') {
       summary.filesUnchanged++;
       continue;
@@ -143,7 +158,7 @@ async function intakeFile(
   statements: IntakeStatements,
   path: string,
   format: ManifestFormat,
-  now: number,
+  { now, offThreadBytes }: { now: number; offThreadBytes: number },
 ): Promise<FileIntake | 'unchanged'> {
   let print: { sha256: string; size: number } | { error: string };
   try {
@@ -167,7 +182,11 @@ async function intakeFile(
   // A changed file is read again whole; its old errors describe a version that no longer exists.
   db.delete(manifestErrors).where(eq(manifestErrors.manifestFileId, fileId)).run();
 
-  const store = new ManifestStore(statements, fileId, now);
+  // An in-memory database is this connection's alone: a worker could not open it.
+  const store: ManifestWriter =
+    'size' in print && print.size >= offThreadBytes && !db.$client.memory
+      ? new OffThreadStore({ databasePath: db.$client.name, fileId, now })
+      : new ManifestStore(statements, fileId, now);
   const file: FileIntake = {
     path,
     format,
@@ -178,57 +197,55 @@ async function intakeFile(
     warnings: 0,
     assetsNew: 0,
   };
-  let broken: { message: string; line: number | null } | undefined;
-  if ('error' in print) broken = { message: print.error, line: null };
-  else {
-    const reading = readManifest(path, format);
-    broken = await readRecords(reading.records, (record) => {
-      file.rowsRead++;
-      if ('problem' in record) {
-        file.rowsRejected++;
-        store.problems(record.line, [{ field: null, value: null, message: record.problem }]);
-        return;
+  try {
+    let broken: { message: string; line: number | null } | undefined;
+    if ('error' in print) broken = { message: print.error, line: null };
+    else {
+      const checked = checkManifest(path, format);
+      let end: CheckedFile | undefined;
+      try {
+        while (end === undefined) {
+          const next = await checked.next();
+          if (next.done) end = next.value;
+          else {
+            count(file, next.value);
+            await store.rows(next.value);
+          }
+        }
+      } finally {
+        // The database failed mid-file: close the file before the error goes on.
+        if (end === undefined) await checked.return(undefined as never);
       }
-      const result = checkRow(record.fields);
-      if (result.ok) {
-        file.rowsAccepted++;
-        store.row(record.line, result.row);
-      } else {
-        file.rowsRejected++;
-        store.problems(record.line, result.problems);
+      broken = end.broken;
+      if (end.columns) {
+        file.columns = end.columns;
+        store.problems(
+          end.headerLine,
+          [{ field: null, value: previewValue(end.unknownColumns.join(', ') || null), message: end.columns }],
+          'warning',
+        );
       }
-    });
-    const columns = reading.notes.message();
-    if (columns) {
-      file.columns = columns;
-      store.problems(
-        reading.headerLine,
-        [
-          {
-            field: null,
-            value: previewValue(reading.notes.unknownColumns.join(', ') || null),
-            message: columns,
-          },
-        ],
-        'warning',
-      );
+      if (!broken && file.rowsRead === 0) {
+        store.problems(
+          null,
+          [{ field: null, value: null, message: 'the file holds no rows: nothing was read from it' }],
+          'warning',
+        );
+      }
     }
-    if (!broken && file.rowsRead === 0) {
-      store.problems(
-        null,
-        [{ field: null, value: null, message: 'the file holds no rows: nothing was read from it' }],
-        'warning',
-      );
+    if (broken) {
+      file.problem = broken.message;
+      store.problems(broken.line, [{ field: null, value: null, message: broken.message }]);
+      if (file.rowsRead === 0) file.status = 'unreadable';
     }
+    const written = await store.finish();
+    file.warnings = written.warnings;
+    file.assetsNew = written.assetsNew;
+  } catch (error) {
+    // The database failed: stop the writer (and its thread) before the error goes on.
+    await store.close();
+    throw error;
   }
-  if (broken) {
-    file.problem = broken.message;
-    store.problems(broken.line, [{ field: null, value: null, message: broken.message }]);
-    if (file.rowsRead === 0) file.status = 'unreadable';
-  }
-  store.finish();
-  file.warnings = store.warnings;
-  file.assetsNew = store.assetsNew;
 
   db.update(manifestFiles)
     .set({
@@ -246,35 +263,13 @@ async function intakeFile(
   return file;
 }
 
-/**
- * Feeds each record to `take` until the file ends or its reader fails. A reader's failure is
- * the file's problem and is returned; a failure of `take` (the database) is not, and throws.
- */
-async function readRecords(
-  records: AsyncIterable<ManifestRecord>,
-  take: (record: ManifestRecord) => void,
-): Promise<{ message: string; line: number | null } | undefined> {
-  const iterator = records[Symbol.asyncIterator]();
-  let done = false;
-  try {
-    for (;;) {
-      let next: IteratorResult<ManifestRecord>;
-      try {
-        next = await iterator.next();
-      } catch (error) {
-        done = true;
-        if (error instanceof ManifestParseError) return { message: error.message, line: error.line };
-        return { message: `the file could not be read on: ${(error as Error).message}`, line: null };
-      }
-      if (next.done) {
-        done = true;
-        return undefined;
-      }
-      take(next.value);
-    }
-  } finally {
-    if (!done) await iterator.return?.();
+/** Adds a batch of the file's rows to its counts. */
+function count(file: FileIntake, items: readonly CheckedRow[]): void {
+  for (const item of items) {
+    if ('row' in item) file.rowsAccepted++;
+    else file.rowsRejected++;
   }
+  file.rowsRead += items.length;
 }
 
 async function fingerprint(path: string): Promise<{ sha256: string; size: number }> {

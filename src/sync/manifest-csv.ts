@@ -40,31 +40,29 @@ async function* records(
   const { encoding, sample } = await textSample(path);
   const delimiter = detectDelimiter(sample);
 
-  // Line numbers are counted here from each record's raw text rather than taken from
-  // csv-parse's `info.lines`, which is the line a record ENDS on (and counts a CRLF inside
-  // quotes twice). The raw texts, header included, cover the file end to end: skipped blank
-  // lines lead the next record's raw text, and a CRLF record delimiter leaves its `\r`.
+  // Line numbers are counted here rather than taken from csv-parse's `info.lines`, which is the
+  // line a record ENDS on (and counts a CRLF inside quotes twice): each record takes one line
+  // plus the line breaks inside its quoted cells. Blank lines come through as records of one
+  // empty cell, so they are counted too (and then skipped, below).
   const input = createReadStream(path);
   const parser = parse({
     bom: true,
     delimiter,
-    raw: true,
     relax_column_count: true,
     // A stray quote inside an unquoted cell (`12" screen`) is kept as text, not a fatal error.
     relax_quotes: true,
-    skip_empty_lines: true,
     max_record_size: maxRecordChars,
   });
   input.on('error', (error) => parser.destroy(error));
   (encoding === 'utf8' ? input : input.pipe(toUtf8(encoding))).pipe(parser);
 
   let header: HeaderRow | undefined;
-  /** The line on which the next record's raw text begins. */
+  /** The line on which the next record begins. */
   let nextLine = 1;
   try {
-    for await (const { record, raw } of parser as AsyncIterable<{ record: string[]; raw: string }>) {
-      const line = nextLine + leadingLineBreaks(raw);
-      nextLine += countLineBreaks(raw);
+    for await (const record of parser as AsyncIterable<string[]>) {
+      const line = nextLine;
+      nextLine += 1 + cellLineBreaks(record);
       // A row of empty cells (`,,,` as spreadsheets export them) is a blank line, not a row.
       if (record.every((value) => value === '' || value.trim() === '')) continue;
       if (!header) {
@@ -114,9 +112,11 @@ export function countLineBreaks(text: string): number {
   return count;
 }
 
-/** Line breaks before the first other character: the blank lines csv-parse skipped. */
-function leadingLineBreaks(text: string): number {
-  const first = text.charCodeAt(0);
-  if (first !== 10 && first !== 13) return 0;
-  return countLineBreaks(/^[\r\n]*/.exec(text)?.[0] ?? '');
+/** Line breaks inside a record's cells (quoted cells may span lines). */
+function cellLineBreaks(record: readonly string[]): number {
+  let count = 0;
+  for (const cell of record) {
+    if (cell.includes('\n') || cell.includes('\r')) count += countLineBreaks(cell);
+  }
+  return count;
 }

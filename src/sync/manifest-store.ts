@@ -3,9 +3,10 @@
 // manifest_errors row. Work is queued and committed in batches, one transaction each; the hot
 // path is a handful of prepared statements: a new asset costs one INSERT and no SELECT, and the
 // brand, market and channel rows of a whole batch go in with INSERTs of 500 rows each.
+import type Database from 'better-sqlite3';
 import type { Statement } from 'better-sqlite3';
-import type { Db } from '../db/open';
 import { isKnownChannel, knownChannels } from './channels';
+import type { CheckedRow } from './manifest-check';
 import type { ManifestRow, RowProblem } from './manifest-row';
 import { previewValue, shorten } from './manifest-text';
 
@@ -43,8 +44,7 @@ export class IntakeStatements {
   /** Brands, markets, channels: inserting `listChunk` (asset, value) pairs, or one, and clearing an asset's. */
   readonly lists: { insertMany: Statement; insertOne: Statement; clear: Statement }[];
 
-  constructor(readonly db: Db) {
-    const sql = db.$client;
+  constructor(readonly sql: Database.Database) {
     this.insertAsset = sql.prepare(
       `INSERT INTO assets (client_id, version, source, url, workspace_id, name, description, tag_wanted,
          client_tags, manifest_file_id, manifest_line, created_at, updated_at)
@@ -90,8 +90,27 @@ export class IntakeStatements {
   }
 }
 
-/** One file's writer. Call `row` and `problems` in file order, then `finish`. */
-export class ManifestStore {
+/** What one file's rows are written through: a ManifestStore here, or one on a worker thread (manifest-store-thread). */
+export interface ManifestWriter {
+  /** Queues a batch of the file's rows, in file order; may wait while earlier batches are written. */
+  rows(items: readonly CheckedRow[]): void | Promise<void>;
+  /** Queues problems about the file or one of its lines. */
+  problems(line: number | null, problems: RowProblem[], severity?: Severity): void;
+  /** Writes the rest, with the file's closing warnings; says what was written. */
+  finish(): FileWritten | Promise<FileWritten>;
+  /** Gives up on the file (the reading failed): what is not yet written is not written. */
+  close(): void | Promise<void>;
+}
+
+/** What writing one file's rows did. */
+export interface FileWritten {
+  assetsNew: number;
+  /** manifest_errors rows of severity 'warning'. */
+  warnings: number;
+}
+
+/** One file's writer on this thread. Call `row` (or `rows`) and `problems` in file order, then `finish`. */
+export class ManifestStore implements ManifestWriter {
   assetsNew = 0;
   warnings = 0;
   private queue: Queued[] = [];
@@ -124,6 +143,13 @@ export class ManifestStore {
     if (this.queue.length >= batchSize) this.flush();
   }
 
+  rows(items: readonly CheckedRow[]): void {
+    for (const item of items) {
+      if ('row' in item) this.row(item.line, item.row);
+      else this.problems(item.line, item.problems);
+    }
+  }
+
   problems(line: number | null, problems: RowProblem[], severity: Severity = 'error'): void {
     if (problems.length === 0) return;
     this.queue.push({ line, problems, severity });
@@ -131,7 +157,7 @@ export class ManifestStore {
   }
 
   /** Adds the file's closing warnings and commits whatever is queued. */
-  finish(): void {
+  finish(): FileWritten {
     const list = knownChannels.slice(0, 6).join(', ');
     const where = (line: number, rows: number) =>
       rows > 1 ? `on ${rows} rows, first on line ${line}` : `on line ${line}`;
@@ -147,6 +173,11 @@ export class ManifestStore {
     this.strangeChannels.clear();
     this.strangeBeyond = { line: 0, rows: 0 };
     this.flush();
+    return { assetsNew: this.assetsNew, warnings: this.warnings };
+  }
+
+  close(): void {
+    this.queue = [];
   }
 
   /** Commits the queue in one transaction. */
@@ -154,7 +185,7 @@ export class ManifestStore {
     if (this.queue.length === 0) return;
     const queue = this.queue;
     this.queue = [];
-    this.statements.db.$client.transaction(() => {
+    this.statements.sql.transaction(() => {
       for (const item of queue) {
         if ('row' in item) this.upsert(item.line, item.row);
         else this.insertProblems(item.line, item.problems, item.severity);

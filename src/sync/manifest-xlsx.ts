@@ -2,7 +2,7 @@
 // non-empty row the header, each row numbered as Excel numbers it. Read with exceljs's
 // streaming reader, so a large sheet never sits in memory whole.
 import { createReadStream } from 'node:fs';
-import ExcelJS from 'exceljs';
+import type ExcelJS from 'exceljs';
 import { ColumnNotes, HeaderRow } from './manifest-columns';
 import { ManifestParseError, type ManifestReading, type ManifestRecord } from './manifest-record';
 import { sniff } from './manifest-sniff';
@@ -47,7 +47,9 @@ async function* records(
   }) as typeof input.pipe;
   const step = <T>(next: Promise<T>) => Promise.race([next, failure]);
 
-  const workbook = new ExcelJS.stream.xlsx.WorkbookReader(input, {
+  // Loaded here, not at the top: exceljs takes a tenth of a second to load, and most manifests are not workbooks.
+  const { default: exceljs } = await import('exceljs');
+  const workbook = new exceljs.stream.xlsx.WorkbookReader(input, {
     worksheets: 'emit',
     sharedStrings: 'cache',
     hyperlinks: 'ignore',

@@ -7,7 +7,11 @@ import { assets } from '../../src/db/schema';
 import type { IntakeSummary } from '../../src/sync/intake';
 import { type IntakeWorld, intakeWorld, writeWorkbook } from './intake-world';
 
-describe('a drop folder of awkward files', () => {
+// Each outcome holds whichever thread writes the rows: large files are written from a worker.
+describe.each([
+  ['', Number.POSITIVE_INFINITY],
+  [' (rows written from a worker thread)', 0],
+])('a drop folder of awkward files%s', (_, offThreadBytes) => {
   let world: IntakeWorld;
   let summary: IntakeSummary;
   const fileOf = (name: string) => summary.files.find((f) => f.path === join(world.manifestDir, name));
@@ -18,7 +22,7 @@ describe('a drop folder of awkward files', () => {
       .map(({ file: _, ...rest }) => rest);
 
   beforeAll(async () => {
-    world = intakeWorld();
+    world = intakeWorld({ offThreadBytes });
     world.write(
       'excel-semicolons.csv',
       '\uFEFFMedia ID;URL;Workspace;Channels;Brand;Tag;tag:campaign;;\r\n' +

@@ -83,7 +83,8 @@ export interface IntakeWorld extends ReturnType<typeof tempFolder> {
   close(): void;
 }
 
-export function intakeWorld(): IntakeWorld {
+/** `offThreadBytes`: files from this size on are written from a worker thread (0: every file). */
+export function intakeWorld(options: { offThreadBytes?: number } = {}): IntakeWorld {
   const folder = tempFolder();
   const manifestDir = join(folder.dir, 'manifests');
   const db = openDatabase(join(folder.dir, 'data', 'creative-sync.db'));
@@ -109,7 +110,7 @@ export function intakeWorld(): IntakeWorld {
     clock,
     write: (name, content) => folder.write(join('manifests', name), content),
     remove: (name) => folder.remove(join('manifests', name)),
-    intake: () => intake(db, { manifestDir, clock, log: silentLog }),
+    intake: () => intake(db, { manifestDir, clock, log: silentLog, ...options }),
     errors: () =>
       db
         .select({
