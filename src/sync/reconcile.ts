@@ -1,6 +1,6 @@
 // Reconcile: assets whose next poll is due → GET status → our state and next poll time.
 // Never polls an asset before its time, so the service's 10–15 minute advice holds per asset.
-import { and, eq, isNotNull, lte } from 'drizzle-orm';
+import { and, eq, isNotNull, lte, sql } from 'drizzle-orm';
 import type { Db } from '../db/open';
 import { type Asset, assets } from '../db/schema';
 import { isApiError } from './api/errors';
@@ -20,6 +20,7 @@ export interface ReconcileCounts {
 export async function reconcileDue(ctx: StageContext): Promise<ReconcileCounts> {
   const counts: ReconcileCounts = { polled: 0, completed: 0, final: 0, errors: 0 };
   const now = ctx.clock.now();
+  const recordPoll = pollUpdate(ctx.db);
   await workThroughDue(
     (limit) => pickDueForPolling(ctx.db, now, limit),
     async (asset) => {
@@ -28,25 +29,17 @@ export async function reconcileDue(ctx: StageContext): Promise<ReconcileCounts> 
         counts.polled++;
         const at = ctx.clock.now();
         const decision = decideAfterStatus(asset, status.status, at, ctx.policy);
-        ctx.db
-          .update(assets)
-          .set({
-            remoteStatus: status.status,
-            syncState: decision.syncState,
-            nextPollAt: decision.nextPollAt,
-            errorPolls: decision.errorPolls,
-            completedAt: decision.completedAt ?? asset.completedAt,
-            uniqueId: status.uniqueId ?? asset.uniqueId,
-            pollCount: asset.pollCount + 1,
-            lastPolledAt: at,
-            // The service answered: a passing failure of an earlier poll is no longer the news.
-            lastError: null,
-            lastErrorKind: null,
-            lastTraceId: null,
-            updatedAt: at,
-          })
-          .where(eq(assets.id, asset.id))
-          .run();
+        recordPoll.run({
+          id: asset.id,
+          remoteStatus: status.status,
+          syncState: decision.syncState,
+          nextPollAt: decision.nextPollAt,
+          errorPolls: decision.errorPolls,
+          completedAt: decision.completedAt ?? asset.completedAt,
+          uniqueId: status.uniqueId ?? asset.uniqueId,
+          pollCount: asset.pollCount + 1,
+          at,
+        });
         if (decision.syncState === 'complete') counts.completed++;
         else if (decision.nextPollAt === null) counts.final++;
       } catch (error) {
@@ -56,6 +49,34 @@ export async function reconcileDue(ctx: StageContext): Promise<ReconcileCounts> 
     },
   );
   return counts;
+}
+
+/**
+ * A poll's answer, written back. Prepared once per reconcile: drizzle building the UPDATE anew
+ * for each poll was a fifth of this stage's CPU at 100k assets.
+ */
+function pollUpdate(db: Db) {
+  // Wrapped in sql``: set() takes SQL, not a bare placeholder.
+  const value = (name: string) => sql`${sql.placeholder(name)}`;
+  return db
+    .update(assets)
+    .set({
+      remoteStatus: value('remoteStatus'),
+      syncState: value('syncState'),
+      nextPollAt: value('nextPollAt'),
+      errorPolls: value('errorPolls'),
+      completedAt: value('completedAt'),
+      uniqueId: value('uniqueId'),
+      pollCount: value('pollCount'),
+      lastPolledAt: value('at'),
+      // The service answered: a passing failure of an earlier poll is no longer the news.
+      lastError: null,
+      lastErrorKind: null,
+      lastTraceId: null,
+      updatedAt: value('at'),
+    })
+    .where(eq(assets.id, value('id')))
+    .prepare();
 }
 
 /**
