@@ -1,7 +1,7 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { tagJobs } from '../src/db/schema';
 import { readStatus } from '../src/status';
-import { createHarness, type Harness } from './sync/harness';
+import { harnessPerTest } from './sync/harness';
 
 const manifest = [
   'id,version,url,workspaceId,channels',
@@ -10,18 +10,15 @@ const manifest = [
   'S-3,v1,https://cdn.example.com/s3.mp4,9901,META',
 ].join('\n');
 
-const opened: Harness[] = [];
-afterEach(async () => {
-  await Promise.all(opened.splice(0).map((h) => h.close()));
-});
+/** A fresh harness for one test, closed after it. */
+const harness = harnessPerTest();
 
 describe('status', () => {
   it('tells counts, the oldest in flight, what is due, tagging in flight, the last runs and errors', async () => {
-    const h = await createHarness({
+    const h = await harness({
       env: { MAX_RUN_MINUTES: '5', POLL_INTERVAL_SECONDS: '60' },
       simulator: { processingMinutes: [30, 40] },
     });
-    opened.push(h);
     h.manifest('night.csv', manifest);
     const { run } = await h.run();
     h.db
@@ -92,8 +89,7 @@ describe('status', () => {
   });
 
   it('is empty but well-formed on a new database', async () => {
-    const h = await createHarness();
-    opened.push(h);
+    const h = await harness();
     expect(readStatus(h.db, h.clock.now())).toEqual({
       assets: { bySyncState: {}, byRemoteStatus: {} },
       oldestInFlight: null,

@@ -3,26 +3,22 @@
 // of each item of the asset array, which alone is parsed. So a large export never sits in
 // memory whole, and the items before a syntax error are still read.
 import { createReadStream } from 'node:fs';
-import { ColumnNotes, ObjectColumns } from './manifest-columns';
+import type { ObjectColumns } from './manifest-columns';
+import { objectReading, objectRecord } from './manifest-object';
 import {
   ManifestParseError,
   type ManifestReading,
   type ManifestRecord,
   maxRecordChars,
-  textSample,
 } from './manifest-record';
-import { shorten } from './manifest-text';
 
 export function readJson(path: string): ManifestReading {
-  const notes = new ColumnNotes();
-  return { notes, headerLine: null, records: records(path, new ObjectColumns(notes)) };
+  return objectReading(path, (columns) => records(path, columns));
 }
 
 const example = 'each item must be an object of asset fields such as {"id": "a1", "url": "https://…"}';
 
 async function* records(path: string, columns: ObjectColumns): AsyncGenerator<ManifestRecord> {
-  const { encoding } = await textSample(path);
-  if (encoding !== 'utf8') throw new ManifestParseError('the file is UTF-16 text: save it as UTF-8', null);
   const scanner = new AssetArrayScanner(maxRecordChars);
   const stream = createReadStream(path, { encoding: 'utf8', highWaterMark: 256 * 1024 });
   try {
@@ -49,16 +45,7 @@ function record(item: ScannedItem, columns: ObjectColumns): ManifestRecord {
   if (item.text === undefined) {
     return { line, problem: `item ${line} is larger than ${maxRecordChars} characters: ${example}` };
   }
-  let value: unknown;
-  try {
-    value = JSON.parse(item.text);
-  } catch (error) {
-    return { line, problem: `item ${line} is not valid JSON (${shorten((error as Error).message, 200)})` };
-  }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    return { line, problem: `item ${line} is not an object: ${example}` };
-  }
-  return { line, fields: columns.record(value as Record<string, unknown>) };
+  return objectRecord(line, item.text, columns, { where: `item ${line}`, example });
 }
 
 /** One item of the asset array: its number (from 1) and its text, undefined when too large to keep. */

@@ -2,28 +2,22 @@
 // them. A broken line is one recorded problem and the lines after it go on. Streams: one line
 // in memory at a time, and a line longer than the limit is skipped, not buffered.
 import { createReadStream } from 'node:fs';
-import { ColumnNotes, ObjectColumns } from './manifest-columns';
+import type { ObjectColumns } from './manifest-columns';
+import { objectReading, objectRecord } from './manifest-object';
 import {
   ManifestParseError,
   type ManifestReading,
   type ManifestRecord,
   maxRecordChars,
-  textSample,
 } from './manifest-record';
-import { shorten } from './manifest-text';
 
 export function readJsonLines(path: string): ManifestReading {
-  const notes = new ColumnNotes();
-  return { notes, headerLine: null, records: records(path, new ObjectColumns(notes)) };
+  return objectReading(path, (columns) => records(path, columns));
 }
 
 const example = 'each line must hold one JSON object, such as {"id": "a1", "url": "https://…"}';
 
 async function* records(path: string, columns: ObjectColumns): AsyncGenerator<ManifestRecord> {
-  const { encoding } = await textSample(path);
-  if (encoding !== 'utf8') {
-    throw new ManifestParseError('the file is UTF-16 text: save it as UTF-8', null);
-  }
   let first = true;
   for await (const { line, text } of lines(path, maxRecordChars)) {
     if (text === undefined) {
@@ -39,21 +33,7 @@ async function* records(path: string, columns: ObjectColumns): AsyncGenerator<Ma
       );
     }
     first = false;
-    let item: unknown;
-    try {
-      item = JSON.parse(trimmed);
-    } catch (error) {
-      yield {
-        line,
-        problem: `line ${line} is not valid JSON (${shorten((error as Error).message, 200)}): ${example}`,
-      };
-      continue;
-    }
-    if (typeof item !== 'object' || item === null || Array.isArray(item)) {
-      yield { line, problem: `line ${line} is not a JSON object: ${example}` };
-      continue;
-    }
-    yield { line, fields: columns.record(item as Record<string, unknown>) };
+    yield objectRecord(line, trimmed, columns, { where: `line ${line}`, example });
   }
 }
 

@@ -452,6 +452,55 @@ describe('sheet names and text from outside', () => {
   });
 });
 
+describe('a long table', () => {
+  it('is written whole, in order, while each thousand rows waits for the zip to take them', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'creative-long-'));
+    const db = openDatabase(':memory:');
+    try {
+      const path = join(dir, 'long.xlsx');
+      const stream = createWriteStream(path);
+      const closed = once(stream, 'close');
+      const rows = Array.from({ length: 20_000 }, (_, i) => [
+        `asset-${i}`,
+        i,
+        `a note long enough to deflate slowly ${i}`,
+      ]);
+      await writeWorkbook(db, stream, { demo: false, generatedAt: new Date(T0) }, [
+        {
+          name: 'Long',
+          build: (ctx: Parameters<typeof writeTable>[0]) =>
+            writeTable(
+              ctx,
+              {
+                name: 'Long',
+                title: 'T',
+                note: 'N',
+                columns: [
+                  { header: 'Asset', width: 20, kind: 'text' },
+                  { header: 'N', width: 10, kind: 'integer' },
+                  { header: 'Note', width: 40, kind: 'text' },
+                ],
+              },
+              rows,
+            ),
+        },
+      ]);
+      await closed;
+      const sheet = readSheet(await readWorkbook(path), 'Long');
+      expect(sheet.rows).toHaveLength(20_000);
+      expect(sheet.rows[0]).toEqual(['asset-0', 0, 'a note long enough to deflate slowly 0']);
+      expect(sheet.rows[19_999]).toEqual([
+        'asset-19999',
+        19_999,
+        'a note long enough to deflate slowly 19999',
+      ]);
+    } finally {
+      db.$client.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 /** The wall-clock time a local-time Excel date stands for, to the minute. */
 function localWallClock(value: unknown): string {
   if (!(value instanceof Date)) throw new Error(`not a date: ${String(value)}`);

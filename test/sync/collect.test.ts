@@ -1,16 +1,13 @@
 import { eq, isNull } from 'drizzle-orm';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { assetIssues, assets, guidelineResults, guidelines } from '../../src/db/schema';
-import { createHarness, type Harness } from './harness';
+import { harnessPerTest } from './harness';
 
-const opened: Harness[] = [];
-afterEach(async () => {
-  await Promise.all(opened.splice(0).map((h) => h.close()));
-});
+/** A fresh harness for one test, closed after it. */
+const harness = harnessPerTest();
 
-async function world(options?: Parameters<typeof createHarness>[0]) {
-  const h = await createHarness(options);
-  opened.push(h);
+async function world(options?: Parameters<typeof harness>[0]) {
+  const h = await harness(options);
   h.manifest(
     'm.csv',
     [

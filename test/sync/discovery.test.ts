@@ -1,19 +1,16 @@
 import { isNotNull } from 'drizzle-orm';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { guidelines, organizations, workspaces } from '../../src/db/schema';
 import { DEMO_API_KEY } from '../../src/simulator';
 import { ApiClient } from '../../src/sync/api/client';
 import { discover, discoveryDue } from '../../src/sync/discovery';
-import { createHarness, type Harness } from './harness';
+import { type Harness, harnessPerTest } from './harness';
 
-const opened: Harness[] = [];
-afterEach(async () => {
-  await Promise.all(opened.splice(0).map((h) => h.close()));
-});
+/** A fresh harness for one test, closed after it. */
+const harness = harnessPerTest();
 
 async function world() {
-  const h = await createHarness();
-  opened.push(h);
+  const h = await harness();
   const api = new ApiClient({ baseUrl: h.simulator.url, apiKey: DEMO_API_KEY, requestsPerSecond: 1000 });
   return { h, ctx: { db: h.db, api, clock: h.clock } };
 }

@@ -4,6 +4,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
+import { afterEach } from 'vitest';
 import { SimulatedClock } from '../../src/clock';
 import { type Config, loadConfig } from '../../src/config';
 import { type Db, openDatabase } from '../../src/db/open';
@@ -74,5 +75,18 @@ export async function createHarness(
       db.$client.close();
       await simulator.close();
     },
+  };
+}
+
+/** For a test file: `world()` makes a fresh harness, closed after the test that made it. */
+export function harnessPerTest(): (options?: Parameters<typeof createHarness>[0]) => Promise<Harness> {
+  const opened: Harness[] = [];
+  afterEach(async () => {
+    await Promise.all(opened.splice(0).map((h) => h.close()));
+  });
+  return async (options) => {
+    const h = await createHarness(options);
+    opened.push(h);
+    return h;
   };
 }

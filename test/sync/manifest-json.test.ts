@@ -60,7 +60,9 @@ describe('reading JSON', () => {
     ]);
     expect(records[1]).toEqual({
       line: 2,
-      problem: expect.stringMatching(/^item 2 is not an object: each item must be an object of asset fields/),
+      problem: expect.stringMatching(
+        /^item 2 is not a JSON object: each item must be an object of asset fields/,
+      ),
     });
   });
 

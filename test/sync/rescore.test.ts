@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { assets, guidelineResults } from '../../src/db/schema';
 import {
   createRescoreVersions,
@@ -8,16 +8,13 @@ import {
   selectForRescore,
 } from '../../src/sync/rescore';
 import { readSheet, readWorkbook, records } from '../reports/read-back';
-import { createHarness, type Harness } from './harness';
+import { harnessPerTest } from './harness';
 
-const opened: Harness[] = [];
-afterEach(async () => {
-  await Promise.all(opened.splice(0).map((h) => h.close()));
-});
+/** A fresh harness for one test, closed after it. */
+const harness = harnessPerTest();
 
 async function scoredWorld() {
-  const h = await createHarness();
-  opened.push(h);
+  const h = await harness();
   h.manifest(
     'm.csv',
     [

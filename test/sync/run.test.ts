@@ -1,8 +1,8 @@
 import { eq } from 'drizzle-orm';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { assets, channelScores, guidelineResults, manifestErrors, runs } from '../../src/db/schema';
 import { FatalRunError } from '../../src/sync/failures';
-import { createHarness, type Harness } from './harness';
+import { type Harness, harnessPerTest } from './harness';
 
 const header = 'id,version,source,url,workspaceId,channels,brands,markets,name';
 const manifest = [
@@ -16,17 +16,8 @@ const manifest = [
   'C-1,v1,dam,,,META,Brand C,US,No url',
 ].join('\n');
 
-const opened: Harness[] = [];
-afterEach(async () => {
-  await Promise.all(opened.splice(0).map((h) => h.close()));
-});
-
 /** A fresh world for one test, closed after it. */
-async function world(options?: Parameters<typeof createHarness>[0]): Promise<Harness> {
-  const h = await createHarness(options);
-  opened.push(h);
-  return h;
-}
+const world = harnessPerTest();
 
 function stateOf(h: Harness, clientId: string) {
   return h.db.select().from(assets).where(eq(assets.clientId, clientId)).get();

@@ -1,7 +1,7 @@
 // Tagging end to end: manifests → Aperture jobs → CSV reports from storage → creative_tags,
 // against the simulator on loopback, in both answer styles, with its faults.
 import { eq } from 'drizzle-orm';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   assetBrands,
   assetChannels,
@@ -17,7 +17,7 @@ import { DEMO_API_KEY } from '../../src/simulator';
 import { ApiClient } from '../../src/sync/api/client';
 import { pollPolicy } from '../../src/sync/polling';
 import { nextTagWorkAt, tagAssets, taggingDetails } from '../../src/sync/tagging';
-import { createHarness, type Harness, silentLog } from './harness';
+import { type Harness, harnessPerTest, silentLog } from './harness';
 
 const header = 'id,version,source,url,channels,brands,markets,name';
 const manifest = [
@@ -28,16 +28,8 @@ const manifest = [
   'B-1,,,https://cdn.example.com/b1.mov,META;X,Brand B,DE;FR,Film',
 ].join('\n');
 
-const opened: Harness[] = [];
-afterEach(async () => {
-  await Promise.all(opened.splice(0).map((h) => h.close()));
-});
-
-async function world(options?: Parameters<typeof createHarness>[0]): Promise<Harness> {
-  const h = await createHarness(options);
-  opened.push(h);
-  return h;
-}
+/** A fresh world for one test, closed after it. */
+const world = harnessPerTest();
 
 /** Assets as intake leaves them: the row, and its brands, markets and channels. */
 function seed(

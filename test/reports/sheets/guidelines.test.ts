@@ -1,15 +1,12 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { createHarness, type Harness } from '../../sync/harness';
+import { describe, expect, it } from 'vitest';
+import { harnessPerTest } from '../../sync/harness';
 import { readSheet, readWorkbook, records } from '../read-back';
 
-const opened: Harness[] = [];
-afterEach(async () => {
-  await Promise.all(opened.splice(0).map((h) => h.close()));
-});
+/** A fresh harness for one test, closed after it. */
+const harness = harnessPerTest();
 
 async function reportOfARun() {
-  const h = await createHarness();
-  opened.push(h);
+  const h = await harness();
   h.manifest(
     'm.csv',
     [
