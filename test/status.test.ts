@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { tagJobs } from '../src/db/schema';
 import { readStatus } from '../src/status';
-import { harnessPerTest } from './sync/harness';
+import { harnessPerTest, withStaleWorkspace } from './sync/harness';
 
 const manifest = [
   'id,version,url,workspaceId,channels',
@@ -19,6 +19,8 @@ describe('status', () => {
       env: { MAX_RUN_MINUTES: '5', POLL_INTERVAL_SECONDS: '60' },
       simulator: { processingMinutes: [30, 40] },
     });
+    // S-3's workspace (9901) is another organization's: listed as ours by a stale list, refused with a 403.
+    await withStaleWorkspace(h, 9901);
     h.manifest('night.csv', manifest);
     const { run } = await h.run();
     h.db

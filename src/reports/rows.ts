@@ -1,7 +1,9 @@
 // The per-row streams behind the Assets and Issues sheets: one database row at a time, never the whole
 // set in memory. The connection is busy until an iteration ends, so run no other statement inside the loop.
+
 import type { Db } from '../db/open';
 import type { SyncState } from '../db/schema';
+import { unknownWorkspaceKind } from '../sync/workspace-check';
 import { countedIdsSql, NEWEST_ONLY, type RollupScope } from './rollups';
 
 /** One row of the Assets sheet. Times are epoch milliseconds; scores 0.0–1.0. */
@@ -96,7 +98,8 @@ export function* manifestErrorRows(db: Db): Generator<ManifestErrorRow> {
 }
 
 /** The states that need a person's attention (or at least an explanation) on the Issues sheet. */
-export const PROBLEM_STATES = ['rejected', 'forbidden', 'unsupported', 'failed', 'stalled'] as const;
+/** Sync states that need a person, plus `held`: a pending asset held back for its workspace (workspace-check.ts). */
+export const PROBLEM_STATES = ['rejected', 'forbidden', 'held', 'unsupported', 'failed', 'stalled'] as const;
 export type ProblemState = (typeof PROBLEM_STATES)[number];
 
 export interface ProblemAssetRow {
@@ -112,18 +115,20 @@ export interface ProblemAssetRow {
 }
 
 const PROBLEM_STATE_LIST = PROBLEM_STATES.map((s) => `'${s}'`).join(', ');
+/** An asset's problem state: its sync state, or `held` for a pending asset held back. */
+const PROBLEM_STATE_SQL = `CASE WHEN a.sync_state = 'pending' AND a.last_error_kind = '${unknownWorkspaceKind}' THEN 'held' ELSE a.sync_state END`;
 
 /** Counted assets in a problem state, the most pressing states first. */
 export function* problemAssetRows(db: Db, scope: RollupScope = NEWEST_ONLY): Generator<ProblemAssetRow> {
   const order = PROBLEM_STATES.map((s, i) => `WHEN '${s}' THEN ${i}`).join(' ');
   yield* db.$client
     .prepare<[], ProblemAssetRow>(
-      `SELECT a.client_id AS clientId, a.version AS version, a.source AS source, a.sync_state AS syncState,
+      `SELECT a.client_id AS clientId, a.version AS version, a.source AS source, ${PROBLEM_STATE_SQL} AS syncState,
          a.remote_status AS remoteStatus, a.last_error AS lastError, a.last_trace_id AS lastTraceId,
          mf.path AS manifestPath, a.manifest_line AS manifestLine
        FROM assets a LEFT JOIN manifest_files mf ON mf.id = a.manifest_file_id
-       WHERE a.sync_state IN (${PROBLEM_STATE_LIST}) AND a.id IN (${countedIdsSql(scope)})
-       ORDER BY CASE a.sync_state ${order} END, a.client_id COLLATE NOCASE, a.client_id, a.source, a.id`,
+       WHERE ${PROBLEM_STATE_SQL} IN (${PROBLEM_STATE_LIST}) AND a.id IN (${countedIdsSql(scope)})
+       ORDER BY CASE ${PROBLEM_STATE_SQL} ${order} END, a.client_id COLLATE NOCASE, a.client_id, a.source, a.id`,
     )
     .iterate();
 }
@@ -159,7 +164,7 @@ export function issueRowCount(db: Db, scope: RollupScope = NEWEST_ONLY): number 
       .prepare<[], { n: number }>(
         `SELECT
            (SELECT COUNT(*) FROM manifest_errors)
-         + (SELECT COUNT(*) FROM assets WHERE sync_state IN (${PROBLEM_STATE_LIST}) AND id IN (${ids}))
+         + (SELECT COUNT(*) FROM assets a WHERE ${PROBLEM_STATE_SQL} IN (${PROBLEM_STATE_LIST}) AND a.id IN (${ids}))
          + (SELECT COUNT(*) FROM asset_issues WHERE asset_id IN (${ids})) AS n`,
       )
       .get()?.n ?? 0

@@ -7,17 +7,21 @@ import { isApiStopped } from './api/stopped';
 import type { StageContext } from './context';
 import { workThroughDue } from './due-work';
 import { recordAssetFailure } from './failures';
+import { holdBackUnknownWorkspaces, workspaceKnown } from './workspace-check';
 
 export interface SubmitCounts {
   submitted: number;
+  /** Pending assets not submitted because their workspace is not the organization's (workspace-check.ts). */
+  heldBack: number;
   duplicates: number;
   refused: number;
   retrying: number;
 }
 
 export async function submitPending(ctx: StageContext): Promise<SubmitCounts> {
-  const counts: SubmitCounts = { submitted: 0, duplicates: 0, refused: 0, retrying: 0 };
   const now = ctx.clock.now();
+  const heldBack = holdBackUnknownWorkspaces(ctx.db, now);
+  const counts: SubmitCounts = { submitted: 0, heldBack, duplicates: 0, refused: 0, retrying: 0 };
   let lists = new Map<number, Lists>();
   await workThroughDue(
     (limit) => {
@@ -25,7 +29,11 @@ export async function submitPending(ctx: StageContext): Promise<SubmitCounts> {
         .select()
         .from(assets)
         .where(
-          and(eq(assets.syncState, 'pending'), or(isNull(assets.nextPollAt), lte(assets.nextPollAt, now))),
+          and(
+            eq(assets.syncState, 'pending'),
+            or(isNull(assets.nextPollAt), lte(assets.nextPollAt, now)),
+            workspaceKnown,
+          ),
         )
         .orderBy(assets.id)
         .limit(limit)

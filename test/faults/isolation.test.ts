@@ -8,7 +8,7 @@ import { DEMO_API_KEY } from '../../src/simulator';
 import { ApiClient } from '../../src/sync/api/client';
 import { pollPolicy } from '../../src/sync/polling';
 import { reconcileDue } from '../../src/sync/reconcile';
-import { silentLog } from '../sync/harness';
+import { silentLog, withStaleWorkspace } from '../sync/harness';
 import { faultManifestHeader } from './manifest';
 import { type FaultWorld, faultWorld } from './world';
 
@@ -38,6 +38,8 @@ function asset(w: FaultWorld, clientId: string) {
 describe('one asset’s trouble', () => {
   it('marks a submission the service refuses (400) rejected, with message and traceId, and scores the rest', async () => {
     const w = await world();
+    // A workspace our (stale) list names but the service does not know: it answers 400.
+    await withStaleWorkspace(w, 424242);
     w.manifest(
       'm.csv',
       `${twoAssets}\nR-1,v1,dam,https://cdn.example.com/r1.mp4,424242,META,Brand A,US,No such workspace`,

@@ -8,6 +8,7 @@ import { afterEach } from 'vitest';
 import { SimulatedClock } from '../../src/clock';
 import { type Config, loadConfig } from '../../src/config';
 import { type Db, openDatabase } from '../../src/db/open';
+import { workspaces } from '../../src/db/schema';
 import {
   DEMO_API_KEY,
   type RunningSimulator,
@@ -15,6 +16,7 @@ import {
   startSimulator,
 } from '../../src/simulator';
 import { ApiClient } from '../../src/sync/api/client';
+import { discover } from '../../src/sync/discovery';
 import { type RunResult, runOnce } from '../../src/sync/run';
 
 export interface Harness {
@@ -89,4 +91,17 @@ export function harnessPerTest(): (options?: Parameters<typeof createHarness>[0]
     opened.push(h);
     return h;
   };
+}
+
+/**
+ * Discovery as a run does it, then workspace `id` added to the organization's list: a list gone
+ * stale, for tests of what the service answers (403, 400) for a workspace we believed ours.
+ */
+export async function withStaleWorkspace(h: Harness, id: number): Promise<void> {
+  const api = new ApiClient({ baseUrl: h.simulator.url, apiKey: DEMO_API_KEY, requestsPerSecond: 1000 });
+  const { organization } = await discover({ db: h.db, api, clock: h.clock });
+  h.db
+    .insert(workspaces)
+    .values({ id, organizationId: organization.id, name: 'Gone stale', fetchedAt: h.clock.now() })
+    .run();
 }

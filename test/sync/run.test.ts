@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { assets, channelScores, guidelineResults, manifestErrors, runs } from '../../src/db/schema';
 import { FatalRunError } from '../../src/sync/failures';
-import { type Harness, harnessPerTest } from './harness';
+import { type Harness, harnessPerTest, withStaleWorkspace } from './harness';
 
 const header = 'id,version,source,url,workspaceId,channels,brands,markets,name';
 const manifest = [
@@ -150,6 +150,8 @@ describe('a run', () => {
 
   it('marks an asset in another organization’s workspace forbidden, keeps its traceId, and goes on', async () => {
     const h = await world();
+    // Our list of workspaces has gone stale: it still names 9901, which the service refuses.
+    await withStaleWorkspace(h, 9901);
     h.manifest(
       'mixed.csv',
       [

@@ -20,6 +20,7 @@ export const ISSUE_KINDS = {
 export const ASSET_KINDS: Record<ProblemState, string> = {
   rejected: 'Asset rejected by the service',
   forbidden: 'Asset in a workspace not ours',
+  held: 'Asset held back: workspace not ours',
   unsupported: 'Asset unsupported',
   failed: 'Asset failed',
   stalled: 'Asset stalled',
@@ -31,6 +32,7 @@ export const WHAT_TO_DO = {
   rejected: 'Read the reason, fix the row in the manifest and give the asset a new version.',
   forbidden:
     'Use a workspace your organization owns (`npx creative-sync doctor` lists them), then give the asset a new version.',
+  held: 'Put a workspace your organization owns (`npx creative-sync doctor` lists them) in the manifest, or leave it empty; the next run submits the asset.',
   unsupported:
     'Check that the file is a kind of media the service scores; give a supported file a new version.',
   failed:
@@ -45,6 +47,7 @@ export const WHAT_TO_DO = {
 const SEVERITY: Record<ProblemState, 'error' | 'warning'> = {
   rejected: 'error',
   forbidden: 'error',
+  held: 'error',
   unsupported: 'error',
   failed: 'error',
   stalled: 'warning',
@@ -70,7 +73,7 @@ export const issuesSheet: SheetBuilder = {
     ];
     const note =
       'One row per problem: manifest rows rejected (error) or loaded with a warning; assets the service ' +
-      'rejected, refused (workspace not ours), could not score (unsupported, failed) or has had too long ' +
+      'rejected, refused or held back (workspace not ours), could not score (unsupported, failed) or has had too long ' +
       '(stalled); and scores whose summary disagrees with their detail. Line: the CSV line or JSON item. ' +
       `Trace ID: what the service's support asks for. ${versionsNote(ctx.options)}`;
     const scope = ctx.rollups.scope;
@@ -111,7 +114,7 @@ export const issuesSheet: SheetBuilder = {
         a.version,
         a.source,
         null,
-        a.lastError ?? STATE_REASONS[a.syncState] ?? null,
+        a.lastError ?? (a.syncState === 'held' ? null : STATE_REASONS[a.syncState]) ?? null,
         a.lastTraceId,
         WHAT_TO_DO[a.syncState],
       ]);
