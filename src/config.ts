@@ -22,6 +22,15 @@ export const settingsSchema = z.object({
     .optional()
     .describe('API key of the organization (environment or .env only, never a flag). Required with the URL.'),
   manifestDir: z.string().min(1).default('./manifests').describe('Folder where people drop asset manifests.'),
+  keepManifests: z
+    .stringbool()
+    .default(false)
+    .describe(
+      'Leave manifest files where they are once read (for a folder another system overwrites), instead of moving them to processed/ or failed/.',
+    ),
+  manifestSettleSeconds: wholeNumber(0, 600)
+    .default(5)
+    .describe('A manifest is read only once its size and time have not changed for this many seconds.'),
   databasePath: z.string().min(1).default('./data/creative-sync.db').describe('SQLite database file.'),
   reportDir: z.string().min(1).default('./reports').describe('Folder for the Excel reports.'),
   pollIntervalSeconds: wholeNumber(1, 86_400)
@@ -64,6 +73,8 @@ export const environmentNames = {
   apiUrl: 'SCORING_API_URL',
   apiKey: 'SCORING_API_KEY',
   manifestDir: 'MANIFEST_DIR',
+  keepManifests: 'KEEP_MANIFESTS',
+  manifestSettleSeconds: 'MANIFEST_SETTLE_SECONDS',
   databasePath: 'DATABASE_PATH',
   reportDir: 'REPORT_DIR',
   pollIntervalSeconds: 'POLL_INTERVAL_SECONDS',
@@ -151,6 +162,8 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
     ...settings,
     mode: 'demo',
     manifestDir: raw.manifestDir === undefined ? examplesDir : settings.manifestDir,
+    // The sample manifests belong to the project: read, never moved.
+    keepManifests: raw.manifestDir === undefined ? true : settings.keepManifests,
     databasePath: join(dataDir, 'demo.db'),
     reportDir: join(settings.reportDir, 'demo'),
     simulatorStatePath: join(dataDir, 'demo-simulator.json'),

@@ -11,7 +11,9 @@ import type { Clock } from '../clock';
 import type { Db } from '../db/open';
 import { manifestErrors, manifestFiles } from '../db/schema';
 import { type CheckedFile, type CheckedRow, checkManifest } from './manifest-check';
+import { type ManifestOutcome, moveManifest, writeErrorsFile } from './manifest-move';
 import { type ManifestFormat, manifestExtensions, manifestFormat } from './manifest-read';
+import { waitUntilSettled } from './manifest-settle';
 import { IntakeStatements, ManifestStore, type ManifestWriter } from './manifest-store';
 import { OffThreadStore } from './manifest-store-thread';
 import { previewValue } from './manifest-text';
@@ -33,6 +35,8 @@ export interface FileIntake {
   problem?: string;
   /** Columns not used, or fields given by two columns: said once per file. */
   columns?: string;
+  /** Where the file went after intake (processed/ or failed/), unless it stays in place. */
+  movedTo?: string;
 }
 
 export interface IntakeSummary {
@@ -77,6 +81,10 @@ export async function intake(
     log: Logger;
     /** Files from this size on are written from a worker thread; `offThreadBytes` unless a test says otherwise. */
     offThreadBytes?: number;
+    /** Move each file read to processed/ or failed/ (manifest-move.ts); default: leave it in place. */
+    move?: boolean;
+    /** Read a file only once unchanged this long (manifest-settle.ts); default 0. */
+    settleMs?: number;
   },
 ): Promise<IntakeSummary> {
   const { log } = options;
@@ -118,13 +126,34 @@ export async function intake(
       log.warn({ file: path }, `${path}: not a manifest format (${manifestExtensions.join(', ')}), skipped`);
       continue;
     }
+    const settled = await waitUntilSettled(path, options.settleMs ?? 0);
+    if (settled !== 'settled') {
+      if (settled === 'changing') {
+        const message = `${path}: still being written, so it is left for the next run`;
+        summary.warnings.push(message);
+        log.warn({ file: path }, message);
+      }
+      continue;
+    }
     const file = await intakeFile(db, statements, path, format, {
       now: options.clock.now(),
       offThreadBytes: options.offThreadBytes ?? offThreadBytes,
     });
     if (file === 'unchanged') {
       summary.filesUnchanged++;
+      // The same content dropped again: nothing to read, but it need not stay in the folder either.
+      if (options.move) await moveAfterIntake(db, path, 'processed', log, summary);
       continue;
+    }
+    if (options.move) {
+      const movedTo = await moveAfterIntake(
+        db,
+        path,
+        file.rowsAccepted > 0 ? 'processed' : 'failed',
+        log,
+        summary,
+      );
+      if (movedTo) file.movedTo = movedTo;
     }
     summary.files.push(file);
     summary.filesRead++;
@@ -261,6 +290,27 @@ async function intakeFile(
     .where(eq(manifestFiles.id, fileId))
     .run();
   return file;
+}
+
+/** Moves a file out of the drop folder; a failure to move is a warning, never the end of intake. */
+async function moveAfterIntake(
+  db: Db,
+  path: string,
+  outcome: ManifestOutcome,
+  log: Logger,
+  summary: IntakeSummary,
+): Promise<string | undefined> {
+  try {
+    const movedTo = await moveManifest(path, outcome);
+    if (outcome === 'failed') await writeErrorsFile(db, path, movedTo);
+    log.info({ file: path, movedTo }, `${path}: moved to ${movedTo}`);
+    return movedTo;
+  } catch (error) {
+    const message = `${path}: could not be moved to ${outcome}/ (${(error as Error).message}); check the folder's permissions, or set KEEP_MANIFESTS=true`;
+    summary.warnings.push(message);
+    log.warn({ file: path }, message);
+    return undefined;
+  }
 }
 
 /** Adds a batch of the file's rows to its counts. */

@@ -98,7 +98,13 @@ export async function runOnce(db: Db, options: RunOptions): Promise<RunResult> {
 
   try {
     progress?.stage('intake');
-    const intakeSummary = await intake(db, { manifestDir: config.manifestDir, clock, log });
+    const intakeSummary = await intake(db, {
+      manifestDir: config.manifestDir,
+      clock,
+      log,
+      move: !config.keepManifests,
+      settleMs: config.manifestSettleSeconds * 1000,
+    });
     intakeDetails = {
       filesUnchanged: intakeSummary.filesUnchanged,
       filesUnreadable: intakeSummary.filesUnreadable.length,

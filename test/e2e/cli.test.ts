@@ -15,7 +15,12 @@ const run = promisify(execFile);
 const cli = resolve(import.meta.dirname, '../../bin/creative-sync.js');
 
 function creativeSync(args: string[], options: { cwd: string; env?: Record<string, string> }) {
-  const env: Record<string, string> = { PATH: process.env.PATH ?? '', HOME: options.cwd, ...options.env };
+  const env: Record<string, string> = {
+    PATH: process.env.PATH ?? '',
+    HOME: options.cwd,
+    MANIFEST_SETTLE_SECONDS: '0', // the tests' manifests are complete when written
+    ...options.env,
+  };
   return run(process.execPath, [cli, ...args], { cwd: options.cwd, env, timeout: 120_000 });
 }
 

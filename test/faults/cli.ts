@@ -6,7 +6,8 @@ import { promisify } from 'node:util';
 const cli = resolve(import.meta.dirname, '../../bin/creative-sync.js');
 
 function childEnv(cwd: string, env: Record<string, string>): Record<string, string> {
-  return { PATH: process.env.PATH ?? '', HOME: cwd, ...env };
+  // The tests' manifests are complete when written: no need to wait for them to settle.
+  return { PATH: process.env.PATH ?? '', HOME: cwd, MANIFEST_SETTLE_SECONDS: '0', ...env };
 }
 
 export async function runCli(

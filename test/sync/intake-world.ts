@@ -83,8 +83,10 @@ export interface IntakeWorld extends ReturnType<typeof tempFolder> {
   close(): void;
 }
 
-/** `offThreadBytes`: files from this size on are written from a worker thread (0: every file). */
-export function intakeWorld(options: { offThreadBytes?: number } = {}): IntakeWorld {
+/** Options of intake itself, e.g. `offThreadBytes: 0` to write every file from a worker thread. */
+export function intakeWorld(
+  options: Pick<Parameters<typeof intake>[1], 'offThreadBytes' | 'move' | 'settleMs'> = {},
+): IntakeWorld {
   const folder = tempFolder();
   const manifestDir = join(folder.dir, 'manifests');
   const db = openDatabase(join(folder.dir, 'data', 'creative-sync.db'));
