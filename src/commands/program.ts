@@ -46,7 +46,13 @@ export function buildProgram(): Command {
     .option('--poll-interval <seconds>', 'seconds between status polls of one asset (POLL_INTERVAL_SECONDS)')
     .option('--max-run-minutes <minutes>', 'how long this run keeps polling (MAX_RUN_MINUTES)')
     .option('--wait', 'if another run is in progress, wait for it to finish instead of exiting at once')
-    .action((options) => runCommand(flagsOf(options), { wait: Boolean(options.wait) }));
+    .option(
+      '--dry-run',
+      'read the manifests and say what would be submitted, held back and rejected; change nothing',
+    )
+    .action((options) =>
+      runCommand(flagsOf(options), { wait: Boolean(options.wait), dryRun: Boolean(options.dryRun) }),
+    );
 
   withSettings(program.command('schedule'))
     .description('stay in the foreground and run on the cron schedule, never two runs at once')

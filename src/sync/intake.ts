@@ -31,6 +31,8 @@ export interface FileIntake {
   /** manifest_errors rows of severity 'warning' written for the file (duplicates, changes, channels, columns). */
   warnings: number;
   assetsNew: number;
+  /** Rows of already submitted assets whose url, workspace or channels changed: kept as they were, with a warning. */
+  changedAfterSubmission: number;
   /** Why the file, or its rest from some line on, could not be read. */
   problem?: string;
   /** Columns not used, or fields given by two columns: said once per file. */
@@ -53,6 +55,8 @@ export interface IntakeSummary {
   rowWarnings: number;
   /** Assets seen for the first time in this intake. */
   assetsNew: number;
+  /** Rows of already submitted assets whose url, workspace or channels changed (FileIntake). */
+  changedAfterSubmission: number;
   /** File-level messages for the run's summary: columns not used, files that could not be read. */
   warnings: string[];
   /** Each file read, in the order read. */
@@ -98,6 +102,7 @@ export async function intake(
     rowsRejected: 0,
     rowWarnings: 0,
     assetsNew: 0,
+    changedAfterSubmission: 0,
     warnings: [],
     files: [],
   };
@@ -162,6 +167,7 @@ export async function intake(
     summary.rowsRejected += file.rowsRejected;
     summary.rowWarnings += file.warnings;
     summary.assetsNew += file.assetsNew;
+    summary.changedAfterSubmission += file.changedAfterSubmission;
     if (file.status === 'unreadable') summary.filesUnreadable.push(path);
     for (const message of [file.problem, file.columns]) {
       if (message === undefined) continue;
@@ -225,6 +231,7 @@ async function intakeFile(
     rowsRejected: 0,
     warnings: 0,
     assetsNew: 0,
+    changedAfterSubmission: 0,
   };
   try {
     let broken: { message: string; line: number | null } | undefined;
@@ -270,6 +277,7 @@ async function intakeFile(
     const written = await store.finish();
     file.warnings = written.warnings;
     file.assetsNew = written.assetsNew;
+    file.changedAfterSubmission = written.changedAfterSubmission;
   } catch (error) {
     // The database failed: stop the writer (and its thread) before the error goes on.
     await store.close();

@@ -50,9 +50,10 @@ export class OffThreadStore implements ManifestWriter {
     this.worker = startWorker(setup);
     this.worker.on('message', (answer: FromWriter) => {
       if (answer.kind === 'written') this.inFlight--;
-      else if (answer.kind === 'finished')
-        this.finished = { assetsNew: answer.assetsNew, warnings: answer.warnings };
-      else this.failure ??= new Error(`writing ${setup.databasePath} failed: ${answer.message}`);
+      else if (answer.kind === 'finished') {
+        const { kind: _, ...written } = answer;
+        this.finished = written;
+      } else this.failure ??= new Error(`writing ${setup.databasePath} failed: ${answer.message}`);
       this.signal();
     });
     this.worker.on('error', (error: Error) => {

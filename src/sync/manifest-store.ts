@@ -105,6 +105,8 @@ export interface ManifestWriter {
 /** What writing one file's rows did. */
 export interface FileWritten {
   assetsNew: number;
+  /** Rows of assets already submitted whose url, workspace or channels changed (kept as they were, with a warning). */
+  changedAfterSubmission: number;
   /** manifest_errors rows of severity 'warning'. */
   warnings: number;
 }
@@ -112,6 +114,7 @@ export interface FileWritten {
 /** One file's writer on this thread. Call `row` (or `rows`) and `problems` in file order, then `finish`. */
 export class ManifestStore implements ManifestWriter {
   assetsNew = 0;
+  changedAfterSubmission = 0;
   warnings = 0;
   private queue: Queued[] = [];
   /** Assets written from this file in this reading: a second row for one of them is a duplicate. */
@@ -173,7 +176,11 @@ export class ManifestStore implements ManifestWriter {
     this.strangeChannels.clear();
     this.strangeBeyond = { line: 0, rows: 0 };
     this.flush();
-    return { assetsNew: this.assetsNew, warnings: this.warnings };
+    return {
+      assetsNew: this.assetsNew,
+      changedAfterSubmission: this.changedAfterSubmission,
+      warnings: this.warnings,
+    };
   }
 
   close(): void {
@@ -281,6 +288,7 @@ export class ManifestStore implements ManifestWriter {
     const before = this.statements.channelsOf.all(existing.id).sort();
     if (before.join(';') !== [...row.channels].sort().join(';')) changed.push(['channels', row.channels]);
     if (changed.length === 0) return;
+    this.changedAfterSubmission++;
     const fields = changed.map(([field]) => field).join(', ');
     const [only] = changed;
     const value =

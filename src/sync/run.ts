@@ -267,7 +267,8 @@ export interface ManifestProblem {
   severity: 'error' | 'warning';
 }
 
-function rejectedRows(db: Db, since: number): ManifestProblem[] {
+/** The manifest errors and warnings recorded since `since`, by file and line. */
+export function rejectedRows(db: Db, since: number): ManifestProblem[] {
   return db
     .select({
       path: manifestFiles.path,

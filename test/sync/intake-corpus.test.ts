@@ -307,6 +307,7 @@ describe('an asset whose url changes after submission', () => {
       rowsRejected: 0,
       rowWarnings: 1,
       assetsNew: 0,
+      changedAfterSubmission: 1,
     });
     const c1 = world.asset('c1');
     expect(c1).toMatchObject({

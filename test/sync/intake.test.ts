@@ -519,6 +519,7 @@ describe('which files intake reads', () => {
       rowsRejected: 0,
       rowWarnings: 0,
       assetsNew: 0,
+      changedAfterSubmission: 0,
       warnings: [],
       files: [],
     });
