@@ -1,7 +1,7 @@
 // `run --dry-run`: what a run would do with the drop folder as it is, worked out on a copy of the
 // database in memory. Nothing is written to the database, no file is moved, the service is not called.
 import Database from 'better-sqlite3';
-import { and, count, eq, isNull, lte, or } from 'drizzle-orm';
+import { count } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/better-sqlite3';
 import type { Clock } from '../clock';
 import type { Config } from '../config';
@@ -9,7 +9,8 @@ import type { Db } from '../db/open';
 import * as schema from '../db/schema';
 import { type IntakeSummary, intake } from './intake';
 import { type ManifestProblem, rejectedRows } from './run';
-import { holdBackUnknownWorkspaces, workspaceKnown } from './workspace-check';
+import { dueForSubmit } from './submit';
+import { holdBackUnknownWorkspaces } from './workspace-check';
 
 export interface DryRunResult {
   intake: IntakeSummary;
@@ -47,18 +48,7 @@ export async function dryRun(
     });
     const heldBack = holdBackUnknownWorkspaces(scratch, since);
     const { assets } = schema;
-    const wouldSubmit =
-      scratch
-        .select({ n: count() })
-        .from(assets)
-        .where(
-          and(
-            eq(assets.syncState, 'pending'),
-            or(isNull(assets.nextPollAt), lte(assets.nextPollAt, since)),
-            workspaceKnown,
-          ),
-        )
-        .get()?.n ?? 0;
+    const wouldSubmit = scratch.select({ n: count() }).from(assets).where(dueForSubmit(since)).get()?.n ?? 0;
     return { intake: summary, wouldSubmit, heldBack, problems: rejectedRows(scratch, since) };
   } finally {
     copy.close();

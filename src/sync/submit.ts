@@ -25,19 +25,7 @@ export async function submitPending(ctx: StageContext): Promise<SubmitCounts> {
   let lists = new Map<number, Lists>();
   await workThroughDue(
     (limit) => {
-      const due = ctx.db
-        .select()
-        .from(assets)
-        .where(
-          and(
-            eq(assets.syncState, 'pending'),
-            or(isNull(assets.nextPollAt), lte(assets.nextPollAt, now)),
-            workspaceKnown,
-          ),
-        )
-        .orderBy(assets.id)
-        .limit(limit)
-        .all();
+      const due = ctx.db.select().from(assets).where(dueForSubmit(now)).orderBy(assets.id).limit(limit).all();
       lists = listsOf(
         ctx,
         due.map((a) => a.id),
@@ -86,6 +74,15 @@ export async function submitPending(ctx: StageContext): Promise<SubmitCounts> {
     },
   );
   return counts;
+}
+
+/** Pending assets whose (re)submission is due at `now` and whose workspace is not held back. */
+export function dueForSubmit(now: number) {
+  return and(
+    eq(assets.syncState, 'pending'),
+    or(isNull(assets.nextPollAt), lte(assets.nextPollAt, now)),
+    workspaceKnown,
+  );
 }
 
 type Lists = { brands: string[]; markets: string[]; channels: string[] };
