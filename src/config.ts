@@ -59,6 +59,16 @@ export const settingsSchema = z.object({
   tagBatchSize: wholeNumber(1, 200)
     .default(200)
     .describe('Most creatives in one tagging job (the service allows 200).'),
+  urlPreflight: z
+    .stringbool()
+    .default(true)
+    .describe(
+      'Check each new asset url before submitting it (a HEAD request): redirects, log-in walls and web pages are flagged, since the service fails them without an error.',
+    ),
+  holdFlaggedUrls: z
+    .stringbool()
+    .default(false)
+    .describe('Hold back assets whose url the check flagged, instead of submitting them anyway.'),
   reportAllVersions: z
     .stringbool()
     .default(false)
@@ -87,6 +97,8 @@ export const environmentNames = {
   concurrency: 'API_CONCURRENCY',
   tagging: 'TAGGING',
   tagBatchSize: 'TAG_BATCH_SIZE',
+  urlPreflight: 'URL_PREFLIGHT',
+  holdFlaggedUrls: 'HOLD_FLAGGED_URLS',
   reportAllVersions: 'REPORT_ALL_VERSIONS',
 } as const satisfies Record<SettingKey, string>;
 
@@ -162,8 +174,9 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
     ...settings,
     mode: 'demo',
     manifestDir: raw.manifestDir === undefined ? examplesDir : settings.manifestDir,
-    // The sample manifests belong to the project: read, never moved.
+    // The sample manifests belong to the project: read, never moved; their urls are made up.
     keepManifests: raw.manifestDir === undefined ? true : settings.keepManifests,
+    urlPreflight: raw.manifestDir === undefined ? false : settings.urlPreflight,
     databasePath: join(dataDir, 'demo.db'),
     reportDir: join(settings.reportDir, 'demo'),
     simulatorStatePath: join(dataDir, 'demo-simulator.json'),

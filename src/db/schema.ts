@@ -112,6 +112,10 @@ export const assets = sqliteTable(
     submittedAt: integer('submitted_at'),
     completedAt: integer('completed_at'),
     scoredAt: integer('scored_at'),
+    /** Why the url is likely to fail silently at the service (url-preflight.ts); null when fine or not checked. */
+    urlFlag: text('url_flag'),
+    /** When the url was checked; null: not yet (or checks are off). */
+    urlCheckedAt: integer('url_checked_at'),
   },
   (t) => [
     uniqueIndex('assets_key_unique').on(t.clientId, t.version, t.source),

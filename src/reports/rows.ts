@@ -133,6 +133,29 @@ export function* problemAssetRows(db: Db, scope: RollupScope = NEWEST_ONLY): Gen
     .iterate();
 }
 
+/** A counted asset whose url the pre-flight flagged (url-preflight.ts). */
+export interface FlaggedUrlRow {
+  clientId: string;
+  version: string;
+  source: string;
+  url: string;
+  urlFlag: string;
+  manifestPath: string | null;
+  manifestLine: number | null;
+}
+
+export function* flaggedUrlRows(db: Db, scope: RollupScope = NEWEST_ONLY): Generator<FlaggedUrlRow> {
+  yield* db.$client
+    .prepare<[], FlaggedUrlRow>(
+      `SELECT a.client_id AS clientId, a.version AS version, a.source AS source, a.url AS url,
+         a.url_flag AS urlFlag, mf.path AS manifestPath, a.manifest_line AS manifestLine
+       FROM assets a LEFT JOIN manifest_files mf ON mf.id = a.manifest_file_id
+       WHERE a.url_flag IS NOT NULL AND a.id IN (${countedIdsSql(scope)})
+       ORDER BY a.client_id COLLATE NOCASE, a.client_id, a.source, a.id`,
+    )
+    .iterate();
+}
+
 /** Something found wrong with a counted asset's results, e.g. summary counts that disagree with the detail. */
 export interface AssetIssueRow {
   clientId: string;
@@ -165,7 +188,8 @@ export function issueRowCount(db: Db, scope: RollupScope = NEWEST_ONLY): number 
         `SELECT
            (SELECT COUNT(*) FROM manifest_errors)
          + (SELECT COUNT(*) FROM assets a WHERE ${PROBLEM_STATE_SQL} IN (${PROBLEM_STATE_LIST}) AND a.id IN (${ids}))
-         + (SELECT COUNT(*) FROM asset_issues WHERE asset_id IN (${ids})) AS n`,
+         + (SELECT COUNT(*) FROM asset_issues WHERE asset_id IN (${ids}))
+         + (SELECT COUNT(*) FROM assets WHERE url_flag IS NOT NULL AND id IN (${ids})) AS n`,
       )
       .get()?.n ?? 0
   );

@@ -56,8 +56,11 @@ export class IntakeStatements {
          manifest_file_id AS fileId, manifest_line AS line
        FROM assets WHERE client_id = ? AND version = ? AND source = ?`,
     );
+    // A changed url is checked again (url-preflight.ts); SET sees the row as it was, so `url = ?` compares the old one.
     this.updateAll = sql.prepare(
-      `UPDATE assets SET url = ?, workspace_id = ?, name = ?, description = ?, tag_wanted = ?, client_tags = ?,
+      `UPDATE assets SET url_flag = CASE WHEN url = ? THEN url_flag END,
+         url_checked_at = CASE WHEN url = ? THEN url_checked_at END,
+         url = ?, workspace_id = ?, name = ?, description = ?, tag_wanted = ?, client_tags = ?,
          manifest_file_id = ?, manifest_line = ?, updated_at = ? WHERE id = ?`,
     );
     this.updateMetadata = sql.prepare(
@@ -236,6 +239,8 @@ export class ManifestStore implements ManifestWriter {
     this.written.add(existing.id);
     if (existing.uniqueId === null) {
       s.updateAll.run(
+        row.url,
+        row.url,
         row.url,
         workspaceId,
         name,

@@ -22,6 +22,7 @@ import { pollPolicy } from './polling';
 import { reconcileDue } from './reconcile';
 import { submitPending } from './submit';
 import { nextTagWorkAt, tagAssets, taggingDetails } from './tagging';
+import { preflightUrls } from './url-preflight';
 
 export interface RunOptions {
   config: Config;
@@ -141,9 +142,21 @@ export async function runOnce(db: Db, options: RunOptions): Promise<RunResult> {
       log.warn({ kind: error.kind, traceId: error.traceId }, `discovery failed: ${error.message}`);
     }
 
+    if (config.urlPreflight) {
+      const checked = await preflightUrls(db, { clock, ...(signal ? { signal } : {}) });
+      if (checked.checked > 0) {
+        log.info(
+          checked,
+          `url check: ${checked.checked} new urls, ${checked.flagged} likely to fail at the service (see the Issues sheet)`,
+        );
+      }
+    }
+
     for (let round = 1; ; round++) {
       signal?.throwIfAborted();
-      const submitted = await step('submit', () => submitPending(ctx));
+      const submitted = await step('submit', () =>
+        submitPending(ctx, { holdFlaggedUrls: config.holdFlaggedUrls }),
+      );
       const reconciled = await step('polling', () => reconcileDue(ctx));
       const collected = await step('scores', () => collectScores(ctx));
       const tagged = await tagAssets(ctx, {

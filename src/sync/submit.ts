@@ -18,14 +18,23 @@ export interface SubmitCounts {
   retrying: number;
 }
 
-export async function submitPending(ctx: StageContext): Promise<SubmitCounts> {
+export async function submitPending(
+  ctx: StageContext,
+  options: { holdFlaggedUrls?: boolean } = {},
+): Promise<SubmitCounts> {
   const now = ctx.clock.now();
   const heldBack = holdBackUnknownWorkspaces(ctx.db, now);
   const counts: SubmitCounts = { submitted: 0, heldBack, duplicates: 0, refused: 0, retrying: 0 };
   let lists = new Map<number, Lists>();
   await workThroughDue(
     (limit) => {
-      const due = ctx.db.select().from(assets).where(dueForSubmit(now)).orderBy(assets.id).limit(limit).all();
+      const due = ctx.db
+        .select()
+        .from(assets)
+        .where(dueForSubmit(now, options))
+        .orderBy(assets.id)
+        .limit(limit)
+        .all();
       lists = listsOf(
         ctx,
         due.map((a) => a.id),
@@ -76,12 +85,16 @@ export async function submitPending(ctx: StageContext): Promise<SubmitCounts> {
   return counts;
 }
 
-/** Pending assets whose (re)submission is due at `now` and whose workspace is not held back. */
-export function dueForSubmit(now: number) {
+/**
+ * Pending assets whose (re)submission is due at `now` and whose workspace is not held back; with
+ * `holdFlaggedUrls`, nor their url flagged by the pre-flight.
+ */
+export function dueForSubmit(now: number, options: { holdFlaggedUrls?: boolean } = {}) {
   return and(
     eq(assets.syncState, 'pending'),
     or(isNull(assets.nextPollAt), lte(assets.nextPollAt, now)),
     workspaceKnown,
+    options.holdFlaggedUrls ? isNull(assets.urlFlag) : undefined,
   );
 }
 

@@ -118,7 +118,7 @@ describe('creative-sync doctor', () => {
     ]);
     expect(detail.settings).toBe(`live mode against ${simulator.url}`);
     expect(detail.database).toBe(
-      './data/creative-sync.db opens; migrations current (3 of 3, 3 applied just now)',
+      './data/creative-sync.db opens; migrations current (4 of 4, 4 applied just now)',
     );
     expect(detail.schedule).toMatch(
       /^'0 2 \* \* \*'; next runs: \w{3}, \d+ \w{3} \d{4}, 02:00 \(Europe\/Berlin\); .*02:00 .*; .*02:00 \(Europe\/Berlin\)$/,
@@ -132,7 +132,7 @@ describe('creative-sync doctor', () => {
     const again = await creativeSync(['doctor'], dir, env);
     expect(again.code).toBe(0);
     expect(again.stdout).toMatch(
-      /^ok {4}database: \.\/data\/creative-sync\.db opens; migrations current \(3 of 3\)$/m,
+      /^ok {4}database: \.\/data\/creative-sync\.db opens; migrations current \(4 of 4\)$/m,
     );
     expect(again.stdout).toMatch(/^All checks passed\.$/m);
   });

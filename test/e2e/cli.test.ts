@@ -18,7 +18,9 @@ function creativeSync(args: string[], options: { cwd: string; env?: Record<strin
   const env: Record<string, string> = {
     PATH: process.env.PATH ?? '',
     HOME: options.cwd,
-    MANIFEST_SETTLE_SECONDS: '0', // the tests' manifests are complete when written
+    // The tests' manifests are complete when written, and their urls made up.
+    MANIFEST_SETTLE_SECONDS: '0',
+    URL_PREFLIGHT: 'false',
     ...options.env,
   };
   return run(process.execPath, [cli, ...args], { cwd: options.cwd, env, timeout: 120_000 });

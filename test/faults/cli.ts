@@ -6,8 +6,14 @@ import { promisify } from 'node:util';
 const cli = resolve(import.meta.dirname, '../../bin/creative-sync.js');
 
 function childEnv(cwd: string, env: Record<string, string>): Record<string, string> {
-  // The tests' manifests are complete when written: no need to wait for them to settle.
-  return { PATH: process.env.PATH ?? '', HOME: cwd, MANIFEST_SETTLE_SECONDS: '0', ...env };
+  // The tests' manifests are complete when written, and their urls made up: no settling, no url checks.
+  return {
+    PATH: process.env.PATH ?? '',
+    HOME: cwd,
+    MANIFEST_SETTLE_SECONDS: '0',
+    URL_PREFLIGHT: 'false',
+    ...env,
+  };
 }
 
 export async function runCli(

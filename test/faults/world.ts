@@ -43,6 +43,7 @@ export async function faultWorld(
               SCORING_API_KEY: DEMO_API_KEY,
               MANIFEST_DIR: h.config.manifestDir,
               MANIFEST_SETTLE_SECONDS: '0',
+              URL_PREFLIGHT: 'false',
               DATABASE_PATH: h.config.databasePath,
               REPORT_DIR: h.config.reportDir,
               ...options.env,

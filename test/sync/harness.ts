@@ -44,7 +44,9 @@ export async function createHarness(
     SCORING_API_URL: simulator.url,
     SCORING_API_KEY: DEMO_API_KEY,
     MANIFEST_DIR: join(dir, 'manifests'),
-    MANIFEST_SETTLE_SECONDS: '0', // the tests' manifests are complete when written
+    // The tests' manifests are complete when written, and their urls made up (url-preflight.test.ts checks urls).
+    MANIFEST_SETTLE_SECONDS: '0',
+    URL_PREFLIGHT: 'false',
     DATABASE_PATH: join(dir, 'data', 'creative-sync.db'),
     REPORT_DIR: join(dir, 'reports'),
     ...options.env,

@@ -3,6 +3,7 @@
 import { type Column, type SheetBuilder, TableWriter, type Value, versionsNote } from '../layout';
 import {
   assetIssueRows,
+  flaggedUrlRows,
   issueRowCount,
   manifestErrorRows,
   type ProblemState,
@@ -14,6 +15,7 @@ export const ISSUE_KINDS = {
   manifestError: 'Manifest row rejected',
   manifestWarning: 'Manifest row warning',
   inconsistency: 'Score inconsistency',
+  flaggedUrl: 'URL likely to fail silently',
 } as const;
 
 /** The Kind column of an asset in a problem state. */
@@ -40,6 +42,8 @@ export const WHAT_TO_DO = {
     "version. If it fails again, send the trace ID to the service's support.",
   stalled:
     "Nothing yet: it is still polled. If it stays stalled for days, send the trace ID to the service's support.",
+  flaggedUrl:
+    'Fix the url in the manifest (a direct, public link to the file). If the asset was already submitted, give it a new version too.',
   inconsistency:
     "Treat this score with care. Send the asset ID and trace ID to the service's support; a new version rescores it.",
 } as const;
@@ -74,7 +78,7 @@ export const issuesSheet: SheetBuilder = {
     const note =
       'One row per problem: manifest rows rejected (error) or loaded with a warning; assets the service ' +
       'rejected, refused or held back (workspace not ours), could not score (unsupported, failed) or has had too long ' +
-      '(stalled); and scores whose summary disagrees with their detail. Line: the CSV line or JSON item. ' +
+      '(stalled); urls the pre-flight check expects to fail silently; and scores whose summary disagrees with their detail. Line: the CSV line or JSON item. ' +
       `Trace ID: what the service's support asks for. ${versionsNote(ctx.options)}`;
     const scope = ctx.rollups.scope;
     const table = new TableWriter(
@@ -117,6 +121,23 @@ export const issuesSheet: SheetBuilder = {
         a.lastError ?? (a.syncState === 'held' ? null : STATE_REASONS[a.syncState]) ?? null,
         a.lastTraceId,
         WHAT_TO_DO[a.syncState],
+      ]);
+    }
+    for (const f of flaggedUrlRows(ctx.db, scope)) {
+      await add([
+        ISSUE_KINDS.flaggedUrl,
+        'warning',
+        f.manifestPath,
+        f.manifestLine,
+        'url',
+        f.url,
+        f.clientId,
+        f.version,
+        f.source,
+        null,
+        f.urlFlag,
+        null,
+        WHAT_TO_DO.flaggedUrl,
       ]);
     }
     for (const i of assetIssueRows(ctx.db, scope)) {

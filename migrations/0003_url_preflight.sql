@@ -1,0 +1,2 @@
+ALTER TABLE `assets` ADD `url_flag` text;--> statement-breakpoint
+ALTER TABLE `assets` ADD `url_checked_at` integer;
