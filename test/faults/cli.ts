@@ -2,19 +2,7 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 import { promisify } from 'node:util';
-
-const cli = resolve(import.meta.dirname, '../../bin/creative-sync.js');
-
-function childEnv(cwd: string, env: Record<string, string>): Record<string, string> {
-  // The tests' manifests are complete when written, and their urls made up: no settling, no url checks.
-  return {
-    PATH: process.env.PATH ?? '',
-    HOME: cwd,
-    MANIFEST_SETTLE_SECONDS: '0',
-    URL_PREFLIGHT: 'false',
-    ...env,
-  };
-}
+import { childEnv, cli } from '../commands/cli-helpers';
 
 export async function runCli(
   args: string[],
