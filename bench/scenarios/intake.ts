@@ -23,23 +23,13 @@ import { seededRandom } from '../../src/random';
 import { canonicalChannel } from '../../src/sync/channels';
 import { intake } from '../../src/sync/intake';
 import { IntakeStatements, ManifestStore } from '../../src/sync/manifest-store';
+import { MANIFEST_COLUMNS } from '../generate';
 import { emit, isFull, measure } from '../measure';
 
 const SEED = 20261122;
 const BATCH = 1000;
 const CHANNELS = ['META', 'facebook', 'TIKTOK', 'ADWORDS', 'DV360', 'SNAPCHAT', 'X', 'PINTEREST'];
-const COLUMNS = [
-  'id',
-  'version',
-  'source',
-  'url',
-  'workspaceId',
-  'channels',
-  'brands',
-  'markets',
-  'name',
-  'tag:campaign',
-];
+const COLUMNS = [...MANIFEST_COLUMNS, 'tag:campaign'];
 const script = fileURLToPath(import.meta.url);
 
 /** One row in the shape a DAM exports: about 1 in 200 has a broken url, so the error path is measured too. */

@@ -56,12 +56,13 @@ export class IntakeStatements {
          manifest_file_id AS fileId, manifest_line AS line
        FROM assets WHERE client_id = ? AND version = ? AND source = ?`,
     );
-    // A changed url is checked again (url-preflight.ts); SET sees the row as it was, so `url = ?` compares the old one.
+    // A changed url is checked again (url-preflight.ts); SET sees the row as it was, so `url = @url` compares the old one.
     this.updateAll = sql.prepare(
-      `UPDATE assets SET url_flag = CASE WHEN url = ? THEN url_flag END,
-         url_checked_at = CASE WHEN url = ? THEN url_checked_at END,
-         url = ?, workspace_id = ?, name = ?, description = ?, tag_wanted = ?, client_tags = ?,
-         manifest_file_id = ?, manifest_line = ?, updated_at = ? WHERE id = ?`,
+      `UPDATE assets SET url_flag = CASE WHEN url = @url THEN url_flag END,
+         url_checked_at = CASE WHEN url = @url THEN url_checked_at END,
+         url = @url, workspace_id = @workspaceId, name = @name, description = @description,
+         tag_wanted = @tagWanted, client_tags = @clientTags, manifest_file_id = @fileId,
+         manifest_line = @line, updated_at = @now WHERE id = @id`,
     );
     this.updateMetadata = sql.prepare(
       `UPDATE assets SET name = ?, description = ?, tag_wanted = ?, client_tags = ?,
@@ -238,20 +239,18 @@ export class ManifestStore implements ManifestWriter {
     this.noteDuplicate(line, row, existing);
     this.written.add(existing.id);
     if (existing.uniqueId === null) {
-      s.updateAll.run(
-        row.url,
-        row.url,
-        row.url,
+      s.updateAll.run({
+        url: row.url,
         workspaceId,
         name,
         description,
         tagWanted,
         clientTags,
-        this.fileId,
+        fileId: this.fileId,
         line,
-        this.now,
-        existing.id,
-      );
+        now: this.now,
+        id: existing.id,
+      });
       this.clearLists(existing.id, true);
       this.pendingLists.set(existing.id, { row, withChannels: true });
       return;

@@ -1,7 +1,7 @@
 // Holds back pending assets whose workspace is not one of the organization's (as discovery last saw
 // them): the service would refuse each with a 403, so they wait, with the reason, until the manifest
 // names a workspace of ours or the workspace appears. Nothing is held while no workspace is known.
-import { desc, eq, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import type { Db } from '../db/open';
 import { assets, organizations, workspaces } from '../db/schema';
 
@@ -18,21 +18,11 @@ export const workspaceKnown = sql`(${assets.workspaceId} IS NULL
 
 /** Marks the pending assets held back and clears the mark of those no longer held; returns how many are held. */
 export function holdBackUnknownWorkspaces(db: Db, now: number): number {
-  const organization = db
-    .select({ id: organizations.id })
-    .from(organizations)
-    .orderBy(desc(organizations.fetchedAt))
-    .limit(1)
-    .get();
-  const known = organization
-    ? db
-        .select({ id: workspaces.id })
-        .from(workspaces)
-        .where(eq(workspaces.organizationId, organization.id))
-        .orderBy(workspaces.id)
-        .all()
-        .map((w) => w.id)
-    : [];
+  const known = db
+    .all<{ id: number }>(
+      sql`SELECT ${workspaces.id} AS id FROM ${workspaces} WHERE ${workspaces.id} IN ${ours} ORDER BY 1`,
+    )
+    .map((w) => w.id);
   const list = known.length > 12 ? `${known.slice(0, 12).join(', ')}, …` : known.join(', ');
   return db.$client.transaction(() => {
     db.run(sql`UPDATE ${assets} SET last_error = NULL, last_error_kind = NULL, updated_at = ${now}
